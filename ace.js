@@ -1,0 +1,11 @@
+/*
+|--------------------------------------------------------------------------
+| Ace entry point
+|--------------------------------------------------------------------------
+|
+| Registers the TypeScript loader, then hands over to bin/console.ts.
+|
+*/
+import '@poppinss/ts-exec'
+
+await import('./bin/console.js')

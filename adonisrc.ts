@@ -1,0 +1,46 @@
+import { defineConfig } from '@adonisjs/core/app'
+
+export default defineConfig({
+  experimental: {},
+
+  /*
+  | Ace commands from packages; our own are scanned from ./commands.
+  */
+  commands: [() => import('@adonisjs/core/commands'), () => import('@adonisjs/lucid/commands')],
+
+  /*
+  | The embedded PostgreSQL provider comes first: it must be up (and its port
+  | known) before Lucid boots, and is shut down last, after Lucid's pool.
+  */
+  providers: [
+    () => import('#providers/embedded_postgres_provider'),
+    () => import('@adonisjs/core/providers/app_provider'),
+    {
+      file: () => import('@adonisjs/core/providers/repl_provider'),
+      environment: ['repl', 'test'],
+    },
+    () => import('@adonisjs/core/providers/vinejs_provider'),
+    () => import('@adonisjs/lucid/database_provider'),
+    () => import('#providers/chain_provider'),
+  ],
+
+  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+
+  tests: {
+    suites: [
+      {
+        files: ['tests/unit/**/*.spec.ts'],
+        name: 'unit',
+        timeout: 10_000,
+      },
+      {
+        files: ['tests/functional/**/*.spec.ts'],
+        name: 'functional',
+        timeout: 30_000,
+      },
+    ],
+    forceExit: false,
+  },
+
+  metaFiles: [],
+})

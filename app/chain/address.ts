@@ -1,0 +1,42 @@
+import { createAddress, privateKeyToAddress, publicKeyToAddress } from '@stacks/transactions'
+import type { NetworkPreset } from '#chain/network'
+
+export type StacksAddressKind = 'single_sig' | 'multi_sig'
+
+export type AddressCheck =
+  | { valid: true; address: string; kind: StacksAddressKind }
+  | { valid: false; reason: 'malformed' | 'wrong_network' | 'contract_principal' }
+
+/**
+ * Checks a standard principal (c32check, version byte) and that it belongs to
+ * the given network: an SP… mainnet address is refused on testnet and devnet.
+ */
+export function checkAddress(value: unknown, network: NetworkPreset): AddressCheck {
+  if (typeof value !== 'string' || value.length < 28 || value.length > 41)
+    return { valid: false, reason: 'malformed' }
+  if (value.includes('.')) return { valid: false, reason: 'contract_principal' }
+  let version: number
+  try {
+    version = createAddress(value).version
+  } catch {
+    return { valid: false, reason: 'malformed' }
+  }
+  if (version === network.addressVersion.singleSig)
+    return { valid: true, address: value, kind: 'single_sig' }
+  if (version === network.addressVersion.multiSig)
+    return { valid: true, address: value, kind: 'multi_sig' }
+  return { valid: false, reason: 'wrong_network' }
+}
+
+export function isAddressOf(value: unknown, network: NetworkPreset): value is string {
+  return checkAddress(value, network).valid
+}
+
+export function addressOfPrivateKey(privateKey: string, network: NetworkPreset): string {
+  return privateKeyToAddress(privateKey, network.stacks)
+}
+
+/** The single-sig address a compressed public key controls on a network. */
+export function addressOfPublicKey(publicKey: string, network: NetworkPreset): string {
+  return publicKeyToAddress(publicKey, network.stacks)
+}

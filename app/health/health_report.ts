@@ -1,0 +1,76 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { StacksClient } from '#chain/stacks_client'
+import type { ChainConfig } from '#config/chain'
+import app from '@adonisjs/core/services/app'
+
+export type CheckResult = { ok: true } | { ok: false; reason: string }
+
+/**
+ * GET /health. Probes the database and the chain node concurrently, each
+ * bounded by a time-out, so a dead dependency reports "degraded" quickly
+ * instead of hanging the probe.
+ */
+@inject()
+export class HealthReport {
+  constructor(
+    private stacks: StacksClient,
+    private wallet: PlatformWallet
+  ) {}
+
+  async build() {
+    const chain = app.config.get<ChainConfig>('chain')
+    const [database, chainNode] = await Promise.all([
+      this.#checkDatabase(chain.healthTimeoutMs),
+      this.#checkChainNode(chain.healthTimeoutMs),
+    ])
+    const reasons = [database, chainNode].flatMap((check) => (check.ok ? [] : [check.reason]))
+
+    return {
+      status: reasons.length === 0 ? 'ok' : 'degraded',
+      ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+      version: '2.0.0',
+      provider: this.wallet.address,
+      network: chain.network.name,
+      network_id: chain.network.caip2,
+      feeds_available: database.ok ? database.feeds : 0,
+      payment_protocol: 'x402',
+      checks: {
+        database: database.ok ? 'ok' : 'unreachable',
+        chain_node: chainNode.ok ? 'ok' : 'unreachable',
+      },
+    }
+  }
+
+  async #checkDatabase(
+    timeoutMs: number
+  ): Promise<{ ok: true; feeds: number } | { ok: false; reason: string }> {
+    try {
+      const row = await withTimeout(
+        db.from('feeds').where('status', 'active').count('* as total').first(),
+        timeoutMs
+      )
+      return { ok: true, feeds: Number(row?.total ?? 0) }
+    } catch {
+      return { ok: false, reason: 'database not answering' }
+    }
+  }
+
+  async #checkChainNode(timeoutMs: number): Promise<CheckResult> {
+    try {
+      await this.stacks.getInfo(timeoutMs)
+      return { ok: true }
+    } catch {
+      return { ok: false, reason: 'Stacks node not answering' }
+    }
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}

@@ -1,0 +1,34 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig } from '@adonisjs/core/http'
+
+/**
+ * The HTTP server. Request ids come from a valid incoming `x-request-id`
+ * or are generated (see app/middleware/request_id_middleware.ts).
+ */
+export const http = defineConfig({
+  generateRequestId: true,
+  allowMethodSpoofing: false,
+  useAsyncLocalStorage: false,
+  trustProxy: () => false,
+  cookie: {
+    domain: '',
+    path: '/',
+    maxAge: '2h',
+    httpOnly: true,
+    secure: app.inProduction,
+    sameSite: 'lax',
+  },
+})
+
+/**
+ * The public base URL of the service ({base_url} in the spec). It names the
+ * paid resources in x402 requirements and the Sign-In With Stacks domain.
+ */
+export const publicUrl = env.get('PUBLIC_URL') ?? `http://localhost:${env.get('PORT') ?? 3333}`
+
+/**
+ * Whether provider-controlled URLs may point at loopback or private
+ * addresses (development and tests run partners on 127.0.0.1).
+ */
+export const allowPrivateTargets = env.get('ALLOW_PRIVATE_TARGETS') ?? !app.inProduction

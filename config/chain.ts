@@ -1,0 +1,27 @@
+import env from '#start/env'
+import { networkFor } from '#chain/network'
+
+const network = networkFor(env.get('STACKS_NETWORK') ?? 'devnet', env.get('STACKS_API_URL'))
+
+/**
+ * The Stacks network the service settles on and the node it talks to.
+ */
+const chainConfig = {
+  network,
+  apiUrl: env.get('STACKS_API_URL') ?? network.defaultApiUrl,
+  apiKey: env.get('STACKS_API_KEY'),
+  /** Time-out of one call to the Stacks API. */
+  requestTimeoutMs: 10_000,
+  /** Time-out of the node probe in GET /health. */
+  healthTimeoutMs: 2_000,
+  platformPrivateKey: env.get('PLATFORM_PRIVATE_KEY')!,
+  explorerUrl: env.get('EXPLORER_URL') ?? 'https://explorer.hiro.so',
+  withdrawalMemoPrefix: env.get('WITHDRAWAL_MEMO_PREFIX') ?? 'tb',
+  devnet: {
+    /** Block time of the devnet `npm run dev` starts; 0 mines right after each transaction. */
+    blockTimeMs: env.get('DEVNET_BLOCK_TIME_MS') ?? 2_000,
+  },
+}
+
+export default chainConfig
+export type ChainConfig = typeof chainConfig

@@ -1,0 +1,46 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig, targets } from '@adonisjs/core/logger'
+import type { InferLoggers } from '@adonisjs/core/types'
+
+/**
+ * pino, JSON lines on stdout. Every HTTP log line carries the request id.
+ * Secrets never reach a log: the redact list below is a last line of
+ * defence, not a licence to log secret-bearing objects.
+ */
+const loggerConfig = defineConfig({
+  default: 'app',
+  loggers: {
+    app: {
+      enabled: true,
+      name: 'tollbooth',
+      level: env.get('LOG_LEVEL') ?? (app.inTest ? 'silent' : 'info'),
+      redact: {
+        paths: [
+          'authorization',
+          '*.authorization',
+          'headers.authorization',
+          '*.headers.authorization',
+          '*.headers["payment-signature"]',
+          'privateKey',
+          '*.privateKey',
+          'secret',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
+      transport: {
+        targets: targets()
+          .pushIf(app.inDev && process.stdout.isTTY, targets.pretty())
+          .pushIf(!(app.inDev && process.stdout.isTTY), targets.file({ destination: 1 }))
+          .toArray(),
+      },
+    },
+  },
+})
+
+export default loggerConfig
+
+declare module '@adonisjs/core/types' {
+  export interface LoggersList extends InferLoggers<typeof loggerConfig> {}
+}

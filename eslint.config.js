@@ -1,0 +1,3 @@
+import { configApp } from '@adonisjs/eslint-config'
+
+export default configApp({ ignores: ['tmp/**', 'build/**'] })

@@ -1,0 +1,27 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { EmbeddedPostgresServer } from '#core/embedded_postgres_server'
+
+/**
+ * Starts the embedded PostgreSQL server before Lucid boots (this provider is
+ * listed first) and stops it after Lucid's pool is closed (providers shut
+ * down in reverse order). Does nothing when DATABASE_URL is set.
+ */
+export default class EmbeddedPostgresProvider {
+  #server?: EmbeddedPostgresServer
+
+  constructor(protected app: ApplicationService) {}
+
+  async boot() {
+    const { default: config } = await import('#config/embedded_postgres')
+    if (!config.enabled) return
+
+    const logger = await this.app.container.make('logger')
+    this.#server = new EmbeddedPostgresServer(config, (message) => logger.info(message))
+    const port = await this.#server.start()
+    this.app.config.set('database.connections.postgres.connection.port', port)
+  }
+
+  async shutdown() {
+    await this.#server?.stop()
+  }
+}

@@ -1,0 +1,57 @@
+/*
+|--------------------------------------------------------------------------
+| Environment variables
+|--------------------------------------------------------------------------
+|
+| Validated once at boot. In production the app refuses to start, with one
+| line naming each bad variable, when a required one is missing or malformed.
+| See .env.example and docs/operations.md for their meaning.
+|
+*/
+import { Env } from '@adonisjs/core/env'
+import {
+  type NodeEnvironment,
+  appKey,
+  memoPrefix,
+  optional,
+  privateKey,
+  requiredIn,
+  stacksNetwork,
+  url,
+} from '#core/env_rules'
+
+const nodeEnv = (process.env.NODE_ENV ?? 'development') as NodeEnvironment
+const everywhere: NodeEnvironment[] = ['development', 'production', 'test']
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  PORT: Env.schema.number.optional(),
+  HOST: Env.schema.string.optional({ format: 'host' }),
+  PUBLIC_URL: optional(url(['http', 'https'])),
+  LOG_LEVEL: Env.schema.enum.optional([
+    'fatal',
+    'error',
+    'warn',
+    'info',
+    'debug',
+    'trace',
+    'silent',
+  ] as const),
+
+  APP_KEY: requiredIn(nodeEnv, everywhere, appKey),
+
+  DATABASE_URL: optional(url(['postgres', 'postgresql'])),
+  DB_POOL_MAX: Env.schema.number.optional(),
+  EMBEDDED_PG_PORT: Env.schema.number.optional(),
+
+  STACKS_NETWORK: requiredIn(nodeEnv, ['production'], stacksNetwork),
+  STACKS_API_URL: optional(url(['http', 'https'])),
+  STACKS_API_KEY: Env.schema.string.optional(),
+  PLATFORM_PRIVATE_KEY: requiredIn(nodeEnv, everywhere, privateKey),
+  FACILITATOR_URL: optional(url(['http', 'https'])),
+  EXPLORER_URL: optional(url(['https', 'http'])),
+  WITHDRAWAL_MEMO_PREFIX: optional(memoPrefix),
+  ALLOW_PRIVATE_TARGETS: Env.schema.boolean.optional(),
+
+  DEVNET_BLOCK_TIME_MS: Env.schema.number.optional(),
+})

@@ -1,0 +1,20 @@
+/*
+|--------------------------------------------------------------------------
+| HTTP kernel
+|--------------------------------------------------------------------------
+*/
+import router from '@adonisjs/core/services/router'
+import server from '@adonisjs/core/services/server'
+
+server.errorHandler(() => import('#exceptions/handler'))
+
+/** Run on every request, matched route or not. */
+server.use([
+  () => import('#middleware/request_id_middleware'),
+  () => import('#middleware/container_bindings_middleware'),
+])
+
+/** Run on every request with a matched route. */
+router.use([() => import('@adonisjs/core/bodyparser_middleware')])
+
+export const middleware = router.named({})
