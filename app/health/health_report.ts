@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
+import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import type { ChainConfig } from '#config/chain'
@@ -15,6 +15,7 @@ export type CheckResult = { ok: true } | { ok: false; reason: string }
 @inject()
 export class HealthReport {
   constructor(
+    private db: Database,
     private stacks: StacksClient,
     private wallet: PlatformWallet
   ) {}
@@ -48,7 +49,7 @@ export class HealthReport {
   ): Promise<{ ok: true; feeds: number } | { ok: false; reason: string }> {
     try {
       const row = await withTimeout(
-        db.from('feeds').where('status', 'active').count('* as total').first(),
+        this.db.from('feeds').where('status', 'active').count('* as total').first(),
         timeoutMs
       )
       return { ok: true, feeds: Number(row?.total ?? 0) }

@@ -12,7 +12,7 @@ export default class extends BaseSchema {
       CREATE TABLE feeds (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         provider_id uuid NULL,
-        slug text NOT NULL CHECK (slug ~ '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$'),
+        slug text NOT NULL CHECK (slug ~ '^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9]){0,1}$'),
         display_name text NOT NULL,
         description text NOT NULL DEFAULT '',
         category text NULL,

@@ -1,0 +1,470 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { deserializePayload, txidFromData } from '@stacks/transactions'
+import type { Block, ChainState } from './chain_state.js'
+import type { DevnetAccount } from './devnet_accounts.js'
+import { INJECTABLE_STATUSES, type FaultInjector, type InjectedStatus } from './fault_injector.js'
+import {
+  hiroNonces,
+  hiroStatus,
+  hiroStxBalance,
+  hiroTransaction,
+  hiroTransactionNotFound,
+  nodeAccount,
+  nodeFeeEstimate,
+  nodeInfo,
+  with0x,
+  type JsonObject,
+} from './hiro_shapes.js'
+import { isTestnetPrincipal } from './principals.js'
+import type { AdmissionResult } from './transaction_admission.js'
+
+/** What the HTTP layer needs from the devnet; it holds no chain logic itself. */
+export interface DevnetBackend {
+  state: ChainState
+  faults: FaultInjector
+  accounts: readonly DevnetAccount[]
+  /** Runs admission and, when accepted, puts the transaction in the mempool. */
+  submit(bytes: Uint8Array): AdmissionResult
+  mine(): Block
+}
+
+export interface DevnetServerOptions {
+  /** How long a request hit by a timeout fault is held before its socket is destroyed. */
+  hangMs: number
+  maxBodyBytes?: number
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+const HEX = /^(?:[0-9a-fA-F]{2})*$/
+const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> }
+
+interface RequestContext {
+  req: IncomingMessage
+  url: URL
+  params: string[]
+}
+
+interface Route {
+  method: 'GET' | 'POST' | 'DELETE'
+  pattern: RegExp
+  handle: (context: RequestContext) => Reply | Promise<Reply>
+}
+
+class HttpError extends Error {
+  readonly status: number
+  readonly body: JsonObject
+
+  constructor(status: number, body: JsonObject) {
+    super(String(body.error))
+    this.status = status
+    this.body = body
+  }
+}
+
+export class DevnetServer {
+  readonly #backend: DevnetBackend
+  readonly #hangMs: number
+  readonly #maxBodyBytes: number
+  readonly #server: Server
+  readonly #routes: Route[]
+  readonly #hanging = new Map<Socket, NodeJS.Timeout>()
+
+  constructor(backend: DevnetBackend, options: DevnetServerOptions) {
+    this.#backend = backend
+    this.#hangMs = options.hangMs
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+    this.#routes = this.#defineRoutes()
+    this.#server = createServer((req, res) => {
+      this.#dispatch(req, res).catch((error: unknown) => {
+        sendJson(res, 500, { error: 'internal devnet error', message: String(error) })
+      })
+    })
+  }
+
+  /** Resolves with the port actually bound (useful with port 0). */
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#server.once('error', reject)
+      this.#server.listen(port, host, () => {
+        this.#server.off('error', reject)
+        const address = this.#server.address()
+        resolve(typeof address === 'object' && address ? address.port : port)
+      })
+    })
+  }
+
+  close(): Promise<void> {
+    for (const [socket, timer] of this.#hanging) {
+      clearTimeout(timer)
+      socket.destroy()
+    }
+    this.#hanging.clear()
+    return new Promise((resolve) => {
+      if (!this.#server.listening) return resolve()
+      this.#server.close(() => resolve())
+      this.#server.closeAllConnections()
+    })
+  }
+
+  async #dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://devnet.invalid')
+    const path = url.pathname
+    const isAdmin = path === '/devnet' || path.startsWith('/devnet/')
+
+    if (!isAdmin) {
+      const fault = this.#backend.faults.take(path)
+      if (fault?.kind === 'timeout') return this.#hang(req)
+      if (fault?.kind === 'status') {
+        req.resume()
+        return sendJson(
+          res,
+          fault.status,
+          { error: 'injected fault', status: fault.status },
+          fault.status === 429 ? { 'retry-after': '1' } : {}
+        )
+      }
+    }
+
+    if (req.method === 'OPTIONS') {
+      req.resume()
+      res.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers': 'content-type',
+      })
+      res.end()
+      return
+    }
+
+    const matching = this.#routes
+      .map((route) => ({ route, match: route.pattern.exec(path) }))
+      .filter((candidate) => candidate.match !== null)
+    if (matching.length === 0) {
+      req.resume()
+      return sendJson(res, 404, { error: 'not found', path })
+    }
+    const hit = matching.find((candidate) => candidate.route.method === req.method)
+    if (!hit || !hit.match) {
+      req.resume()
+      const allow = matching.map((candidate) => candidate.route.method).join(', ')
+      return sendJson(res, 405, { error: 'method not allowed', allow }, { allow })
+    }
+
+    let reply: Reply
+    try {
+      const params = hit.match.slice(1).map((param) => decodeURIComponent(param))
+      reply = await hit.route.handle({ req, url, params })
+    } catch (error) {
+      req.resume()
+      if (error instanceof HttpError) {
+        reply = { status: error.status, body: error.body }
+      } else if (error instanceof URIError) {
+        reply = { status: 400, body: { error: 'malformed path', path } }
+      } else {
+        throw error
+      }
+    }
+    sendJson(res, reply.status, reply.body, reply.headers)
+  }
+
+  /** Holds the request unanswered, like a node that stopped responding. */
+  #hang(req: IncomingMessage): void {
+    req.resume()
+    const socket = req.socket
+    const timer = setTimeout(() => socket.destroy(), this.#hangMs)
+    timer.unref()
+    this.#hanging.set(socket, timer)
+    socket.once('close', () => {
+      clearTimeout(timer)
+      this.#hanging.delete(socket)
+    })
+  }
+
+  #defineRoutes(): Route[] {
+    const { state } = this.#backend
+    return [
+      { method: 'POST', pattern: /^\/v2\/transactions\/?$/, handle: (c) => this.#broadcast(c) },
+      { method: 'GET', pattern: /^\/v2\/info\/?$/, handle: () => ok(nodeInfo(state)) },
+      { method: 'GET', pattern: /^\/v2\/fees\/transfer\/?$/, handle: () => ok(1) },
+      {
+        method: 'POST',
+        pattern: /^\/v2\/fees\/transaction\/?$/,
+        handle: (c) => this.#feeEstimate(c),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/v2\/accounts\/([^/]+)\/?$/,
+        handle: ({ params }) => ok(nodeAccount(state, principalParam(params[0]))),
+      },
+      { method: 'GET', pattern: /^\/extended\/?$/, handle: () => ok(hiroStatus(state)) },
+      {
+        method: 'GET',
+        pattern: /^\/extended\/v1\/status\/?$/,
+        handle: () => ok(hiroStatus(state)),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/extended\/v1\/tx\/multiple\/?$/,
+        handle: ({ url }) => this.#multipleTransactions(url),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/extended\/v1\/tx\/([^/]+)\/?$/,
+        handle: ({ params }) => this.#transaction(params[0]),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/extended\/v1\/address\/([^/]+)\/nonces\/?$/,
+        handle: ({ params }) => ok(hiroNonces(state, principalParam(params[0]))),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/extended\/v1\/address\/([^/]+)\/stx\/?$/,
+        handle: ({ params }) => ok(hiroStxBalance(state, principalParam(params[0]))),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/extended\/v1\/address\/([^/]+)\/balances\/?$/,
+        handle: ({ params }) =>
+          ok({
+            stx: hiroStxBalance(state, principalParam(params[0])),
+            fungible_tokens: {},
+            non_fungible_tokens: {},
+          }),
+      },
+      { method: 'POST', pattern: /^\/devnet\/mine\/?$/, handle: () => this.#mine() },
+      { method: 'GET', pattern: /^\/devnet\/accounts\/?$/, handle: () => this.#accounts() },
+      { method: 'POST', pattern: /^\/devnet\/faults\/?$/, handle: (c) => this.#addFault(c) },
+      {
+        method: 'DELETE',
+        pattern: /^\/devnet\/faults\/?$/,
+        handle: () => {
+          this.#backend.faults.clear()
+          return ok({ faults: [] })
+        },
+      },
+    ]
+  }
+
+  async #broadcast({ req }: RequestContext): Promise<Reply> {
+    const body = await readBody(req, this.#maxBodyBytes)
+    const type = mediaType(req)
+    let bytes: Uint8Array
+    if (type === 'application/octet-stream') {
+      bytes = new Uint8Array(body)
+    } else if (type === 'application/json') {
+      const json = parseJson(body)
+      if (!isRecord(json) || typeof json.tx !== 'string') {
+        throw new HttpError(400, { error: 'expected a JSON body {"tx": "<hex>"}' })
+      }
+      const hex = json.tx.startsWith('0x') ? json.tx.slice(2) : json.tx
+      if (!HEX.test(hex)) {
+        return {
+          status: 400,
+          body: {
+            error: 'transaction rejected',
+            reason: 'Deserialization',
+            reason_data: { message: 'tx is not a hex string' },
+            txid: txidFromData(Buffer.from(json.tx, 'utf8')),
+          },
+        }
+      }
+      bytes = new Uint8Array(Buffer.from(hex, 'hex'))
+    } else {
+      throw new HttpError(415, {
+        error:
+          'send the transaction as application/octet-stream or application/json {"tx": "<hex>"}',
+      })
+    }
+
+    const result = this.#backend.submit(bytes)
+    if (result.outcome === 'rejected') {
+      const { txid, reason, reason_data: reasonData } = result.rejection
+      return {
+        status: 400,
+        body: { error: 'transaction rejected', reason, reason_data: reasonData, txid },
+      }
+    }
+    return ok(result.outcome === 'accepted' ? result.tx.txid : result.txid)
+  }
+
+  async #feeEstimate({ req }: RequestContext): Promise<Reply> {
+    const json = parseJson(await readBody(req, this.#maxBodyBytes))
+    if (!isRecord(json) || typeof json.transaction_payload !== 'string') {
+      throw new HttpError(400, {
+        error: 'expected {"transaction_payload": "<hex>", "estimated_len"?: number}',
+      })
+    }
+    const hex = json.transaction_payload.replace(/^0x/, '')
+    const payloadLength = hex.length / 2
+    try {
+      if (!HEX.test(hex) || payloadLength === 0) throw new Error('not hex')
+      deserializePayload(hex)
+    } catch {
+      throw new HttpError(400, {
+        error: 'transaction_payload is not a serialized transaction payload',
+      })
+    }
+    const estimated = json.estimated_len
+    if (
+      estimated !== undefined &&
+      estimated !== null &&
+      !(typeof estimated === 'number' && Number.isSafeInteger(estimated) && estimated >= 0)
+    ) {
+      throw new HttpError(400, { error: 'estimated_len must be a non-negative integer' })
+    }
+    return ok(nodeFeeEstimate(payloadLength, typeof estimated === 'number' ? estimated : null))
+  }
+
+  #transaction(rawTxid: string): Reply {
+    const txid = txidParam(rawTxid)
+    const record = this.#backend.state.get(txid)
+    if (!record) return { status: 404, body: hiroTransactionNotFound(txid) }
+    return ok(hiroTransaction(record))
+  }
+
+  #multipleTransactions(url: URL): Reply {
+    const requested = url.searchParams.getAll('tx_id').flatMap((value) => value.split(','))
+    if (requested.length === 0) {
+      throw new HttpError(400, { error: 'give at least one tx_id query parameter' })
+    }
+    const result: JsonObject = {}
+    for (const raw of requested) {
+      const txid = txidParam(raw)
+      const record = this.#backend.state.get(txid)
+      result[with0x(txid)] = record
+        ? { found: true, result: hiroTransaction(record) }
+        : { found: false, result: { tx_id: with0x(txid) } }
+    }
+    return ok(result)
+  }
+
+  #mine(): Reply {
+    const block = this.#backend.mine()
+    return ok({ block_height: block.height, block_hash: with0x(block.hash), txids: block.txids })
+  }
+
+  #accounts(): Reply {
+    return ok(
+      this.#backend.accounts.map((account) => ({
+        label: account.label,
+        address: account.address,
+        private_key: account.privateKey,
+        balance: this.#backend.state.balanceOf(account.address).toString(),
+      }))
+    )
+  }
+
+  async #addFault({ req }: RequestContext): Promise<Reply> {
+    const json = parseJson(await readBody(req, this.#maxBodyBytes))
+    if (!isRecord(json)) throw new HttpError(400, { error: 'expected a JSON object' })
+    const { faults } = this.#backend
+    const count = json.count ?? 1
+    const pathPrefix = json.path_prefix ?? undefined
+    if (!(typeof count === 'number' && Number.isSafeInteger(count) && count >= 1)) {
+      throw new HttpError(400, { error: 'count must be a positive integer' })
+    }
+    if (pathPrefix !== undefined && typeof pathPrefix !== 'string') {
+      throw new HttpError(400, { error: 'path_prefix must be a string' })
+    }
+
+    if (json.kind === 'status') {
+      const status = json.status
+      if (!INJECTABLE_STATUSES.some((allowed) => allowed === status)) {
+        throw new HttpError(400, {
+          error: `status must be one of ${INJECTABLE_STATUSES.join(', ')}`,
+        })
+      }
+      faults.failNext(count, status as InjectedStatus, pathPrefix)
+    } else if (json.kind === 'timeout') {
+      faults.timeoutNext(count, pathPrefix)
+    } else if (json.kind === 'abort') {
+      if (typeof json.txid !== 'string' || !TXID.test(json.txid)) {
+        throw new HttpError(400, { error: 'txid must be a 64-digit hex transaction id' })
+      }
+      faults.abort(json.txid)
+    } else {
+      throw new HttpError(400, { error: 'kind must be "status", "timeout" or "abort"' })
+    }
+    return ok({ faults: faults.pending() })
+  }
+}
+
+function ok(body: unknown): Reply {
+  return { status: 200, body }
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {}
+): void {
+  if (res.headersSent || res.destroyed) return
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'access-control-allow-origin': '*',
+    ...headers,
+  })
+  res.end(text)
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => new HttpError(413, { error: `request body exceeds ${limit} bytes` })
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length']) > limit) return reject(tooLarge())
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.off('data', onData)
+        req.resume()
+        reject(tooLarge())
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve(Buffer.concat(chunks)))
+    req.once('error', reject)
+  })
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'))
+  } catch {
+    throw new HttpError(400, { error: 'request body is not valid JSON' })
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+}
+
+function principalParam(value: string): string {
+  if (!isTestnetPrincipal(value)) {
+    throw new HttpError(400, {
+      error: 'invalid principal: expected a testnet (ST…/SN…) address',
+      principal: value,
+    })
+  }
+  return value
+}
+
+/** A txid as the chain stores it: lowercase hex, no 0x. */
+function txidParam(value: string): string {
+  const match = TXID.exec(value)
+  if (!match) throw new HttpError(400, { error: 'invalid transaction id', tx_id: value })
+  return match[1].toLowerCase()
+}

@@ -1,0 +1,93 @@
+import { BaseCommand } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { MigrationRunner } from '@adonisjs/lucid/migration'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { type Devnet, startDevnet } from '#chain/devnet/main'
+import type { ChainConfig } from '#config/chain'
+
+const PLATFORM_FUNDING = 1_000_000_000_000n
+
+/**
+ * `npm run dev`: the whole service on its embedded defaults. This process owns
+ * the long-lived pieces (the embedded PostgreSQL cluster, the local devnet),
+ * so restarting the HTTP server on a code change keeps the chain and the data.
+ */
+export default class Dev extends BaseCommand {
+  static commandName = 'dev'
+  static description =
+    'Run Tollbooth locally: embedded PostgreSQL, migrations, the local Stacks devnet and the HTTP server (restarts on change)'
+
+  static options: CommandOptions = { startApp: true, staysAlive: true }
+
+  #devnet?: Devnet
+
+  async run() {
+    await this.#migrate()
+    await this.#startDevnet()
+
+    const stop = async () => {
+      await this.#devnet?.stop()
+      await this.terminate()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+
+    await this.kernel.exec('serve', ['--watch', '--no-clear'])
+  }
+
+  async #migrate() {
+    const db = await this.app.container.make('lucid.db')
+    const migrator = new MigrationRunner(db, this.app, { direction: 'up' })
+    await migrator.run()
+    if (migrator.error) throw migrator.error
+    const applied = Object.values(migrator.migratedFiles).filter(
+      (file) => file.status === 'completed'
+    )
+    this.logger.info(
+      applied.length ? `applied ${applied.length} migration(s)` : 'database schema is up to date'
+    )
+  }
+
+  async #startDevnet() {
+    const chain = this.app.config.get<ChainConfig>('chain')
+    if (chain.network.name !== 'devnet') return
+
+    const target = new URL(chain.apiUrl)
+    if (!['127.0.0.1', 'localhost'].includes(target.hostname)) {
+      this.logger.info(`STACKS_API_URL points at ${chain.apiUrl}: not starting a local devnet`)
+      return
+    }
+    if (await answers(`${chain.apiUrl}/v2/info`)) {
+      this.logger.info(`a devnet already answers at ${chain.apiUrl}: using it`)
+      return
+    }
+
+    const wallet = await this.app.container.make(PlatformWallet)
+    this.#devnet = await startDevnet({
+      host: target.hostname === 'localhost' ? '127.0.0.1' : target.hostname,
+      port: Number(target.port || 3999),
+      blockTimeMs: chain.devnet.blockTimeMs,
+      fund: [{ address: wallet.address, amount: PLATFORM_FUNDING }],
+    })
+
+    this.logger.success(
+      `local Stacks devnet at ${this.#devnet.url} (blocks every ${chain.devnet.blockTimeMs} ms)`
+    )
+    const table = this.ui.table().head(['account', 'address', 'private key (devnet only)'])
+    for (const account of this.#devnet.accounts) {
+      table.row([account.label, account.address, account.privateKey])
+    }
+    table.row(['platform', wallet.address, '(PLATFORM_PRIVATE_KEY in .env)'])
+    table.render()
+  }
+}
+
+async function answers(url: string) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(500) })
+    await response.body?.cancel()
+    return response.ok
+  } catch {
+    return false
+  }
+}

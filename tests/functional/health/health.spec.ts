@@ -1,0 +1,107 @@
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import app from '@adonisjs/core/services/app'
+import { Database } from '@adonisjs/lucid/database'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { useDevnet } from '#tests/support/chain'
+
+test.group('GET /health', (group) => {
+  let cleanup: () => Promise<void>
+
+  group.each.setup(() => testUtils.db().truncate())
+  group.each.setup(async () => {
+    ;({ cleanup } = await useDevnet())
+    return () => cleanup()
+  })
+
+  test('reports ok with the platform address, the network and the live feed count', async ({
+    client,
+    assert,
+  }) => {
+    const db = await app.container.make('lucid.db')
+    await db.table('feeds').insert([
+      {
+        slug: 'whale-alerts',
+        display_name: 'Whale alerts',
+        price_microstx: 5000,
+        source_type: 'builtin',
+      },
+      {
+        slug: 'governance',
+        display_name: 'Governance',
+        price_microstx: 5000,
+        source_type: 'builtin',
+      },
+      {
+        slug: 'paused-one',
+        display_name: 'Paused',
+        price_microstx: 5000,
+        source_type: 'builtin',
+        status: 'paused',
+      },
+    ])
+    const wallet = await app.container.make(PlatformWallet)
+
+    const response = await client.get('/health')
+
+    response.assertStatus(200)
+    response.assertBody({
+      status: 'ok',
+      version: '2.0.0',
+      provider: wallet.address,
+      network: 'devnet',
+      network_id: 'stacks:2147483648',
+      feeds_available: 2,
+      payment_protocol: 'x402',
+      checks: { database: 'ok', chain_node: 'ok' },
+    })
+    assert.match(wallet.address, /^ST/)
+  })
+
+  test('stays 200 but reports degraded when the chain node does not answer', async ({ client }) => {
+    await cleanup()
+    cleanup = async () => {}
+
+    const response = await client.get('/health')
+
+    response.assertStatus(200)
+    response.assertBodyContains({
+      status: 'degraded',
+      reason: 'Stacks node not answering',
+      checks: { database: 'ok', chain_node: 'unreachable' },
+    })
+  })
+
+  test('stays 200 but reports degraded when the database does not answer', async ({ client }) => {
+    const deadDatabase = new Database(
+      {
+        connection: 'dead',
+        connections: {
+          dead: {
+            client: 'pg',
+            connection: { host: '127.0.0.1', port: 1, user: 'nobody', database: 'nothing' },
+            pool: { min: 0, max: 1, acquireTimeoutMillis: 500 },
+          },
+        },
+      },
+      await app.container.make('logger'),
+      await app.container.make('emitter')
+    )
+    app.container.swap(Database, () => deadDatabase)
+
+    try {
+      const response = await client.get('/health')
+
+      response.assertStatus(200)
+      response.assertBodyContains({
+        status: 'degraded',
+        reason: 'database not answering',
+        feeds_available: 0,
+        checks: { database: 'unreachable', chain_node: 'ok' },
+      })
+    } finally {
+      app.container.restore(Database)
+      await deadDatabase.manager.closeAll()
+    }
+  })
+})

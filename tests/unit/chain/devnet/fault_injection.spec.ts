@@ -1,0 +1,142 @@
+import { test } from '@japa/runner'
+import { DEFAULT_ACCOUNT_BALANCE, startDevnet } from '#chain/devnet/main'
+import {
+  FEE,
+  RECIPIENT,
+  SENDER,
+  broadcast,
+  broadcastStatus,
+  httpStatus,
+  postJson,
+  transfer,
+  txStatus,
+  txStatusOf,
+  useDevnet,
+} from './devnet_test_helpers.js'
+
+test.group('Devnet fault injection', (group) => {
+  const devnet = useDevnet(group, { hangMs: 150 })
+
+  test('the next two calls fail with 429 and the third is answered normally', async ({
+    assert,
+  }) => {
+    devnet().faults.failNext(2, 429)
+
+    const first = await fetch(`${devnet().url}/v2/info`)
+    const second = await fetch(`${devnet().url}/extended/v1/address/${SENDER.address}/nonces`)
+    const third = await fetch(`${devnet().url}/v2/info`)
+
+    assert.equal(first.status, 429)
+    assert.equal(first.headers.get('retry-after'), '1')
+    assert.equal(second.status, 429)
+    assert.equal(third.status, 200)
+  })
+
+  test('a fault with a path prefix only hits matching routes and never admin routes', async ({
+    assert,
+  }) => {
+    const queued = await postJson(devnet(), '/devnet/faults', {
+      kind: 'status',
+      status: 503,
+      count: 1,
+      path_prefix: '/v2/transactions',
+    })
+    assert.equal(queued.status, 200)
+
+    assert.equal(await httpStatus(devnet(), '/v2/info'), 200)
+    const rejected = await broadcast(devnet(), await transfer({}))
+    assert.equal(rejected.status, 503)
+    assert.equal(devnet().nonceOf(SENDER.address), 0n)
+    assert.equal(await broadcastStatus(devnet(), await transfer({})), 200)
+
+    devnet().faults.failNext(1, 500)
+    assert.equal(await httpStatus(devnet(), '/devnet/accounts'), 200)
+    assert.equal(await httpStatus(devnet(), '/v2/info'), 500)
+  })
+
+  test('clearing faults over HTTP lets the next call through', async ({ assert }) => {
+    devnet().faults.failNext(3, 502)
+    const cleared = await fetch(`${devnet().url}/devnet/faults`, { method: 'DELETE' })
+    assert.equal(cleared.status, 200)
+    assert.equal(await httpStatus(devnet(), '/v2/info'), 200)
+  })
+
+  test('a timeout fault leaves the client waiting until it gives up', async ({ assert }) => {
+    devnet().faults.timeoutNext(1)
+
+    const startedAt = Date.now()
+    await assert.rejects(() =>
+      fetch(`${devnet().url}/v2/info`, { signal: AbortSignal.timeout(50) })
+    )
+    assert.isAtLeast(Date.now() - startedAt, 40)
+
+    assert.equal(await httpStatus(devnet(), '/v2/info'), 200)
+  })
+
+  test('a hung request is dropped by the devnet after hangMs', async ({ assert }) => {
+    await postJson(devnet(), '/devnet/faults', { kind: 'timeout', count: 1 })
+
+    const startedAt = Date.now()
+    await assert.rejects(() => fetch(`${devnet().url}/v2/info`))
+    const waited = Date.now() - startedAt
+    assert.isAtLeast(waited, 100)
+    assert.isBelow(waited, 1000)
+  })
+
+  test('an aborted transaction is mined as abort_by_response, charging the fee only', async ({
+    assert,
+  }) => {
+    const tx = await transfer({ amount: 5_000n })
+    assert.equal(await broadcastStatus(devnet(), tx), 200)
+    devnet().faults.abort(`0x${tx.txid()}`)
+
+    await devnet().mine()
+
+    const mined = await txStatus(devnet(), tx.txid())
+    assert.containsSubset(mined.body, {
+      tx_status: 'abort_by_response',
+      block_height: 1,
+      tx_result: { hex: '0x080100000000000000000000000000000001', repr: '(err u1)' },
+    })
+    assert.equal(devnet().balanceOf(SENDER.address), DEFAULT_ACCOUNT_BALANCE - FEE)
+    assert.equal(devnet().balanceOf(RECIPIENT), DEFAULT_ACCOUNT_BALANCE)
+    assert.equal(devnet().nonceOf(SENDER.address), 1n)
+  })
+
+  test('an abort fault can be queued over HTTP', async ({ assert }) => {
+    const tx = await transfer({ amount: 5_000n })
+    await broadcast(devnet(), tx)
+    const queued = await postJson(devnet(), '/devnet/faults', { kind: 'abort', txid: tx.txid() })
+    assert.equal(queued.status, 200)
+
+    await devnet().mine()
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'abort_by_response')
+  })
+
+  test('malformed fault requests are refused with 400', async ({ assert }) => {
+    const badStatus = await postJson(devnet(), '/devnet/faults', { kind: 'status', status: 418 })
+    const badKind = await postJson(devnet(), '/devnet/faults', { kind: 'explode' })
+    const badCount = await postJson(devnet(), '/devnet/faults', { kind: 'timeout', count: 0 })
+    const badJson = await postJson(devnet(), '/devnet/faults', '{nope')
+
+    for (const response of [badStatus, badKind, badCount, badJson]) {
+      assert.equal(response.status, 400)
+    }
+    assert.equal(await httpStatus(devnet(), '/v2/info'), 200)
+  })
+})
+
+test.group('Devnet shutdown', () => {
+  test('stopping the devnet drops requests held by a timeout fault', async ({ assert }) => {
+    const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangMs: 30_000 })
+    devnet.faults.timeoutNext(1)
+
+    const hung = fetch(`${devnet.url}/v2/info`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const startedAt = Date.now()
+    await devnet.stop()
+
+    await assert.rejects(() => hung)
+    assert.isBelow(Date.now() - startedAt, 1000)
+  })
+})
