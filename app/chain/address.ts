@@ -12,9 +12,9 @@ export type AddressCheck =
  * the given network: an SP… mainnet address is refused on testnet and devnet.
  */
 export function checkAddress(value: unknown, network: NetworkPreset): AddressCheck {
-  if (typeof value !== 'string' || value.length < 28 || value.length > 41)
-    return { valid: false, reason: 'malformed' }
+  if (typeof value !== 'string') return { valid: false, reason: 'malformed' }
   if (value.includes('.')) return { valid: false, reason: 'contract_principal' }
+  if (value.length < 28 || value.length > 41) return { valid: false, reason: 'malformed' }
   let version: number
   try {
     version = createAddress(value).version

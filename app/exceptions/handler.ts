@@ -19,6 +19,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (typeof httpError.handle === 'function') {
       return httpError.handle(httpError, ctx)
     }
+    if (error instanceof SyntaxError && httpError.status === 400) {
+      ctx.response
+        .status(400)
+        .send({ error: { code: 'invalid_json', message: 'The request body is not valid JSON' } })
+      return
+    }
     if (httpError.code === 'E_VALIDATION_ERROR' && 'messages' in httpError) {
       return this.renderValidationError(httpError, ctx)
     }

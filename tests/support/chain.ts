@@ -3,10 +3,10 @@ import { StacksClient } from '#chain/stacks_client'
 import { type Devnet, startDevnet } from '#chain/devnet/main'
 
 /**
- * A devnet on a random port for one test group, with manual block production,
+ * A devnet on a random port, with manual block production,
  * and the app's StacksClient pointed at it for the duration.
  */
-export async function useDevnet(options: Parameters<typeof startDevnet>[0] = {}) {
+export async function pointAppAtDevnet(options: Parameters<typeof startDevnet>[0] = {}) {
   const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangMs: 500, ...options })
   app.container.swap(
     StacksClient,

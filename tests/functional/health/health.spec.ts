@@ -3,14 +3,14 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { useDevnet } from '#tests/support/chain'
+import { pointAppAtDevnet } from '#tests/support/chain'
 
 test.group('GET /health', (group) => {
   let cleanup: () => Promise<void>
 
   group.each.setup(() => testUtils.db().truncate())
   group.each.setup(async () => {
-    ;({ cleanup } = await useDevnet())
+    ;({ cleanup } = await pointAppAtDevnet())
     return () => cleanup()
   })
 

@@ -12,7 +12,7 @@ import {
   txStatus,
   txStatusOf,
   useDevnet,
-} from './devnet_test_helpers.js'
+} from '#tests/support/devnet'
 
 test.group('Devnet fault injection', (group) => {
   const devnet = useDevnet(group, { hangMs: 150 })

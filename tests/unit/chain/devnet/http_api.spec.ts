@@ -10,7 +10,7 @@ import {
   postJson,
   transfer,
   useDevnet,
-} from './devnet_test_helpers.js'
+} from '#tests/support/devnet'
 
 const UNKNOWN_TXID = 'ab'.repeat(32)
 

@@ -10,7 +10,7 @@ import {
   txStatus,
   txStatusOf,
   useDevnet,
-} from './devnet_test_helpers.js'
+} from '#tests/support/devnet'
 
 const CLOCK_MS = Date.UTC(2025, 0, 2, 3, 4, 5)
 

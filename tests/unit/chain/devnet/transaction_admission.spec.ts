@@ -9,7 +9,7 @@ import {
   transfer,
   useDevnet,
   type Rejection,
-} from './devnet_test_helpers.js'
+} from '#tests/support/devnet'
 
 /** Offset of the 65-byte signature in a standard single-sig transaction. */
 const SIGNATURE_OFFSET = 1 + 4 + 1 + 1 + 20 + 8 + 8 + 1

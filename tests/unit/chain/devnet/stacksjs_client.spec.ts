@@ -7,7 +7,7 @@ import {
   makeSTXTokenTransfer,
 } from '@stacks/transactions'
 import { DEFAULT_ACCOUNT_BALANCE } from '#chain/devnet/main'
-import { RECIPIENT, SENDER, eventually, txStatus, useDevnet } from './devnet_test_helpers.js'
+import { RECIPIENT, SENDER, eventually, txStatus, useDevnet } from '#tests/support/devnet'
 
 test.group('Devnet with an unmodified stacks.js client', (group) => {
   const devnet = useDevnet(group, { blockTimeMs: 0 })

@@ -1,0 +1,81 @@
+import { test } from '@japa/runner'
+import vine from '@vinejs/vine'
+import router from '@adonisjs/core/services/router'
+import env from '#start/env'
+
+/**
+ * A route that exists only in this test file: the app has no body-taking
+ * endpoint yet, and the error contract must hold for every future one.
+ */
+const echoValidator = vine.create({
+  amount_microstx: vine.number().withoutDecimals().min(1),
+  memo: vine.string(),
+})
+router.post('/__test__/echo', async ({ request }) => request.validateUsing(echoValidator))
+router.get('/__test__/crash', async () => {
+  throw new Error('database password is hunter2')
+})
+
+test.group('JSON errors', () => {
+  test('an unknown route is a 404 JSON error, never an HTML page', async ({ client, assert }) => {
+    const response = await client.get('/no/such/route').header('accept', 'text/html')
+
+    response.assertStatus(404)
+    assert.match(response.header('content-type') ?? '', /application\/json/)
+    response.assertBody({
+      error: { code: 'route_not_found', message: 'Cannot GET:/no/such/route' },
+    })
+  })
+
+  test('a validation failure is a 422 naming each field', async ({ client }) => {
+    const response = await client.post('/__test__/echo').json({ amount_microstx: 1.5 })
+
+    response.assertStatus(422)
+    response.assertBodyContains({
+      error: {
+        code: 'validation_failed',
+        fields: [
+          { field: 'amount_microstx', rule: 'withoutDecimals' },
+          { field: 'memo', rule: 'required' },
+        ],
+      },
+    })
+  })
+
+  test('malformed JSON is a 400 JSON error', async ({ assert }) => {
+    const response = await fetch(`http://${env.get('HOST')}:${env.get('PORT')}/__test__/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"amount_microstx":',
+    })
+
+    assert.equal(response.status, 400)
+    assert.deepEqual(await response.json(), {
+      error: { code: 'invalid_json', message: 'The request body is not valid JSON' },
+    })
+  })
+
+  test('an unexpected error is a 500 without its message or stack', async ({ client, assert }) => {
+    const response = await client.get('/__test__/crash')
+
+    response.assertStatus(500)
+    response.assertBody({ error: { code: 'internal_error', message: 'Internal server error' } })
+    assert.notInclude(response.text(), 'hunter2')
+  })
+})
+
+test.group('Request ids', () => {
+  test('a sane x-request-id is echoed, anything else is replaced by a fresh id', async ({
+    client,
+    assert,
+  }) => {
+    const echoed = await client.get('/health').header('x-request-id', 'agent-42.call:7')
+    assert.equal(echoed.header('x-request-id'), 'agent-42.call:7')
+
+    const replaced = await client.get('/health').header('x-request-id', 'bad id\twith spaces')
+    assert.match(replaced.header('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+
+    const generated = await client.get('/no/such/route')
+    assert.match(generated.header('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+  })
+})
