@@ -39,7 +39,7 @@ export default defineConfig({
         timeout: 30_000,
       },
     ],
-    forceExit: false,
+    forceExit: true,
   },
 
   metaFiles: [],
