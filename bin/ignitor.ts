@@ -1,0 +1,26 @@
+import 'reflect-metadata'
+import { Ignitor } from '@adonisjs/core'
+
+const APP_ROOT = new URL('../', import.meta.url)
+
+/**
+ * The application, as every entry point (server, console, tests) boots it:
+ * files under the app root are imported relative to it, the environment is
+ * validated before anything else, and SIGTERM shuts it down gracefully.
+ */
+export function createIgnitor() {
+  return new Ignitor(APP_ROOT, {
+    importer: (filePath: string) => {
+      if (filePath.startsWith('./') || filePath.startsWith('../')) {
+        return import(new URL(filePath, APP_ROOT).href)
+      }
+      return import(filePath)
+    },
+  }).tap((app) => {
+    app.booting(async () => {
+      await import('#start/env')
+    })
+    app.listen('SIGTERM', () => app.terminate())
+    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+  })
+}
