@@ -22,6 +22,7 @@ export default defineConfig({
     () => import('@adonisjs/core/providers/vinejs_provider'),
     () => import('@adonisjs/lucid/database_provider'),
     () => import('#providers/chain_provider'),
+    () => import('#providers/feeds_provider'),
   ],
 
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],

@@ -54,4 +54,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   ALLOW_PRIVATE_TARGETS: Env.schema.boolean.optional(),
 
   DEVNET_BLOCK_TIME_MS: Env.schema.number.optional(),
+
+  UPSTREAM_SIMULATOR_URL: optional(url(['http'])),
+  ETHPLORER_API_KEY: Env.schema.string.optional(),
+  GITHUB_TOKEN: Env.schema.string.optional(),
 })

@@ -7,3 +7,4 @@
 |
 */
 import '#health/routes'
+import '#feeds/routes'

@@ -8,26 +8,26 @@ import { pointAppAtDevnet } from '#tests/support/chain'
 test.group('GET /health', (group) => {
   let cleanup: () => Promise<void>
 
-  group.each.setup(() => testUtils.db().truncate())
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
     ;({ cleanup } = await pointAppAtDevnet())
     return () => cleanup()
   })
 
-  test('reports ok with the platform address, the network and the live feed count', async ({
+  test('reports ok with the platform address, the network and the count of live feeds (16 built-in + 2)', async ({
     client,
     assert,
   }) => {
     const db = await app.container.make('lucid.db')
     await db.table('feeds').insert([
       {
-        slug: 'whale-alerts',
+        slug: 'extra-one',
         display_name: 'Whale alerts',
         price_microstx: 5000,
         source_type: 'builtin',
       },
       {
-        slug: 'governance',
+        slug: 'extra-two',
         display_name: 'Governance',
         price_microstx: 5000,
         source_type: 'builtin',
@@ -51,7 +51,7 @@ test.group('GET /health', (group) => {
       provider: wallet.address,
       network: 'devnet',
       network_id: 'stacks:2147483648',
-      feeds_available: 2,
+      feeds_available: 18,
       payment_protocol: 'x402',
       checks: { database: 'ok', chain_node: 'ok' },
     })

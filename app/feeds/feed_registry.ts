@@ -1,0 +1,60 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import app from '@adonisjs/core/services/app'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
+import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
+import type { ChainConfig } from '#config/chain'
+
+/** GET /registry/feeds: every live feed with its price and rollup stats. */
+@inject()
+export class FeedRegistry {
+  constructor(
+    private db: Database,
+    private wallet: PlatformWallet
+  ) {}
+
+  async list() {
+    const network = app.config.get<ChainConfig>('chain').network
+    const rows = await this.db
+      .from('feeds')
+      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
+      .where('feeds.status', 'active')
+      .whereNull('feeds.provider_id')
+      .orderBy('feeds.created_at')
+      .orderBy('feeds.slug')
+      .select(
+        'feeds.slug',
+        'feeds.description',
+        'feeds.category',
+        'feeds.update_frequency',
+        'feeds.price_microstx',
+        'feed_stats.total_queries',
+        'feed_stats.total_response_ms',
+        'feed_stats.source_calls',
+        'feed_stats.source_failures'
+      )
+
+    return {
+      protocol: 'x402',
+      version: '1.0.0',
+      description: 'Tollbooth: pay-per-call JSON data feeds, paid per request in STX',
+      provider: this.wallet.address,
+      payment_protocol: 'x402 v2',
+      settlement: `STX transfer on Stacks ${network.name} (${network.caip2}), confirmed on-chain`,
+      feeds: rows.map((row) => {
+        const price = parseMicrostx(row.price_microstx)
+        return {
+          id: row.slug as string,
+          endpoint: `/feeds/${row.slug}`,
+          price_stx: stxNumber(price),
+          price_display: `${formatStx(price)} STX`,
+          description: row.description as string,
+          category: row.category as string,
+          update_frequency: row.update_frequency as string,
+          stats: summariseStats(row as Partial<FeedStatsRow>),
+        }
+      }),
+    }
+  }
+}

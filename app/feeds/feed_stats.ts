@@ -1,0 +1,43 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+
+/**
+ * Rollup counters per feed, maintained on write so that the registry and
+ * statistics read one row per feed, whatever the size of the query log.
+ */
+@inject()
+export class FeedStats {
+  constructor(private db: Database) {}
+
+  /** One real call to the feed's source (cache hits are not calls). */
+  async recordSourceCall(feedId: string, succeeded: boolean) {
+    await this.db.rawQuery(
+      `INSERT INTO feed_stats (feed_id, source_calls, source_failures)
+       VALUES (?, 1, ?)
+       ON CONFLICT (feed_id) DO UPDATE SET
+         source_calls = feed_stats.source_calls + 1,
+         source_failures = feed_stats.source_failures + EXCLUDED.source_failures`,
+      [feedId, succeeded ? 0 : 1]
+    )
+  }
+}
+
+export interface FeedStatsRow {
+  total_queries: string | number
+  total_response_ms: string | number
+  source_calls: string | number
+  source_failures: string | number
+}
+
+/** The registry's stats object from a feed_stats row (or none yet). */
+export function summariseStats(row: Partial<FeedStatsRow> | null) {
+  const queries = Number(row?.total_queries ?? 0)
+  const calls = Number(row?.source_calls ?? 0)
+  const failures = Number(row?.source_failures ?? 0)
+  return {
+    total_queries: queries,
+    avg_response_ms: queries === 0 ? 0 : Math.round(Number(row?.total_response_ms ?? 0) / queries),
+    /** 100 until a source call fails: uptime counts only the source's own failures. */
+    uptime_percent: calls === 0 ? 100 : Math.round(((calls - failures) / calls) * 10_000) / 100,
+  }
+}

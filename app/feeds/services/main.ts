@@ -1,0 +1,11 @@
+import app from '@adonisjs/core/services/app'
+import type { FeedSourceManager } from '#feeds/feed_source_manager'
+
+let sources: FeedSourceManager
+
+await app.booted(async () => {
+  sources = await app.container.make('feeds.sources')
+})
+
+/** The feed source manager: `sources.use('builtin')`, `sources.extend(name, factory)`. */
+export { sources as default }

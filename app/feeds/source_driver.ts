@@ -1,0 +1,48 @@
+import type Feed from '#models/feed'
+
+/** What a driver returns for one feed request: the content and where it came from. */
+export interface FeedPayload {
+  data: unknown
+  /** Unix milliseconds of the data's freshness. */
+  last_updated: number
+  /** The real origin of the data, named truthfully. */
+  data_source: string
+}
+
+export interface FeedFetchRequest {
+  /** The buyer's query parameters, as validated by the driver's validateQuery. */
+  query: Record<string, unknown>
+}
+
+/**
+ * A feed source driver (the plugin point for where feed data comes from).
+ * Drivers are registered in config/feeds.ts; adding one touches neither the
+ * paywall, the ledger nor any other driver. See docs/source-drivers.md.
+ */
+export interface FeedSourceDriver {
+  readonly name: string
+  /** Validates a feed's source_settings when a feed is created or edited. */
+  validateSettings?(settings: unknown): Promise<Record<string, unknown>>
+  /**
+   * Validates the buyer's query string before any payment is asked; throws
+   * VineJS's validation error (→ 422) on bad values. Absent → no parameters.
+   */
+  validateQuery?(feed: Feed, query: Record<string, unknown>): Promise<Record<string, unknown>>
+  /** How long a payload may be served again without fetching; null → fetch on every call. */
+  cacheTtlMs(feed: Feed): number | null
+  /** Fetches the feed's data. Throws SourceUnavailable when the source fails. */
+  fetch(feed: Feed, request: FeedFetchRequest): Promise<FeedPayload>
+  /** Optional: refresh mirrored data in the background (scheduled). */
+  poll?(feed: Feed): Promise<void>
+  /** Optional: release resources at shutdown. */
+  close?(): Promise<void>
+}
+
+export type FeedSourceDriverFactory = () => FeedSourceDriver | Promise<FeedSourceDriver>
+
+/**
+ * The source of a feed failed: time-out, error status, malformed or
+ * unexpected answer. Counted against the feed's uptime; the buyer is not
+ * charged. Any other error from a driver is a bug and surfaces as a 500.
+ */
+export class SourceUnavailable extends Error {}

@@ -1,0 +1,51 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { type Microstx, parseMicrostx } from '#ledger/money'
+
+/** A sellable feed: built-in (providerId null) or a provider's. */
+export default class Feed extends BaseModel {
+  static table = 'feeds'
+
+  @column({ isPrimary: true })
+  declare id: string
+
+  @column()
+  declare providerId: string | null
+
+  @column()
+  declare slug: string
+
+  @column()
+  declare displayName: string
+
+  @column()
+  declare description: string
+
+  @column()
+  declare category: string | null
+
+  @column({
+    consume: (value) => parseMicrostx(value),
+    prepare: (value: Microstx) => value.toString(),
+  })
+  declare priceMicrostx: Microstx
+
+  /** Names the source driver (config/feeds.ts) that serves the feed's data. */
+  @column()
+  declare sourceType: string
+
+  @column()
+  declare sourceSettings: Record<string, unknown>
+
+  @column()
+  declare updateFrequency: string | null
+
+  @column()
+  declare status: 'active' | 'paused'
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+}

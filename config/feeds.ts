@@ -1,0 +1,40 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { UPSTREAMS, UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
+import { defineConfig, sources } from '#feeds/define_config'
+
+/**
+ * Outside production the built-in feeds read the local upstream simulator
+ * (started by `npm run dev`) instead of the real public APIs, which are not
+ * reachable from development machines and CI.
+ */
+const simulatorUrl =
+  env.get('UPSTREAM_SIMULATOR_URL') ?? (app.inProduction ? undefined : 'http://127.0.0.1:3998')
+
+const baseUrls = Object.fromEntries(
+  UPSTREAM_NAMES.map((name) => [
+    name,
+    simulatorUrl ? `${simulatorUrl}/${name}` : UPSTREAMS[name].baseUrl,
+  ])
+) as Record<UpstreamName, string>
+
+export default defineConfig({
+  sources: {
+    builtin: sources.builtin({
+      baseUrls,
+      simulated: Boolean(simulatorUrl),
+      timeoutMs: 5_000,
+      maxBytes: 5_000_000,
+      settings: {
+        /** The wallets the smart-money feeds follow (public, well-known addresses). */
+        smartMoneyWallets: [
+          { address: '0x28c6c06298d514db089934071355e5743bf21d60', label: 'Binance 14' },
+          { address: '0xf977814e90da44bfa03b6295a0616a897441acec', label: 'Binance 8' },
+        ],
+        ethplorerApiKey: env.get('ETHPLORER_API_KEY') ?? 'freekey',
+        githubToken: env.get('GITHUB_TOKEN'),
+      },
+    }),
+  },
+  cache: { maxEntries: 1_000 },
+})

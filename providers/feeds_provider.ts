@@ -1,0 +1,48 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { Clock } from '#core/clock'
+import { FeedCache } from '#feeds/feed_cache'
+import { FeedReader } from '#feeds/feed_reader'
+import { FeedStats } from '#feeds/feed_stats'
+import { FeedSourceManager } from '#feeds/feed_source_manager'
+import type { FeedsConfig } from '#feeds/define_config'
+
+/**
+ * Binds the feed source manager (`feeds.sources`), the per-process feed cache
+ * and the reader that shares them (one in-flight fetch per feed and query) as
+ * singletons, and closes the drivers at shutdown.
+ */
+export default class FeedsProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    this.app.container.singleton(Clock, () => new Clock())
+    this.app.container.singleton(FeedSourceManager, () => {
+      return new FeedSourceManager(this.app.config.get<FeedsConfig>('feeds'))
+    })
+    this.app.container.alias('feeds.sources', FeedSourceManager)
+    this.app.container.singleton(FeedCache, () => {
+      return new FeedCache(this.app.config.get<FeedsConfig>('feeds').cache.maxEntries)
+    })
+    this.app.container.singleton(FeedReader, async (resolver) => {
+      return new FeedReader(
+        await resolver.make(FeedSourceManager),
+        await resolver.make(FeedCache),
+        await resolver.make(FeedStats),
+        await resolver.make(Clock)
+      )
+    })
+  }
+
+  async shutdown() {
+    if (this.app.container.hasBinding(FeedSourceManager)) {
+      const manager = await this.app.container.make(FeedSourceManager)
+      await manager.close()
+    }
+  }
+}
+
+declare module '@adonisjs/core/types' {
+  interface ContainerBindings {
+    'feeds.sources': FeedSourceManager
+  }
+}

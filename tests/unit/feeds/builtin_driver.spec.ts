@@ -1,0 +1,126 @@
+import { test } from '@japa/runner'
+import vine from '@vinejs/vine'
+import { BuiltinSourceDriver } from '#feeds/drivers/builtin_driver'
+import { defineAdapter } from '#feeds/builtin/adapter'
+import type { BuiltinFeedDefinition } from '#feeds/builtin/catalog'
+import { defineFixture } from '#feeds/builtin/simulator/fixture'
+import { UpstreamSimulator } from '#feeds/builtin/simulator/upstream_simulator'
+import { FetchUpstreamHttp, UpstreamFailure } from '#feeds/builtin/upstream_http'
+import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
+import Feed from '#models/feed'
+import { TEST_SETTINGS } from '#tests/support/upstreams'
+
+/** A one-route upstream and a one-feed catalog, to exercise the driver's plumbing alone. */
+const fixture = defineFixture({
+  upstream: 'mempool',
+  docs: 'https://mempool.space/docs/api/rest#get-recommended-fees',
+  routes: [
+    {
+      method: 'GET',
+      path: '/api/v1/fees/recommended',
+      handle: (_request, clock) => ({
+        fastestFee: 10 + Math.floor(clock.random('fee') * 5),
+        hourFee: 3,
+      }),
+    },
+    { method: 'GET', path: '/huge', handle: () => ({ blob: 'x'.repeat(10_000) }) },
+  ],
+})
+
+const feesSchema = vine.create(vine.object({ fastestFee: vine.number(), hourFee: vine.number() }))
+const catalog: BuiltinFeedDefinition[] = [
+  {
+    id: 'fee-probe',
+    displayName: 'Fee probe',
+    priceMicrostx: 1_000n,
+    category: 'test',
+    description: 'test',
+    updateFrequency: '1 minute',
+    cacheTtlSeconds: 60,
+    adapter: async () => ({
+      default: defineAdapter({
+        upstreams: ['mempool'],
+        async fetch({ http }) {
+          const fees = await http.getJson('mempool', '/api/v1/fees/recommended', feesSchema)
+          return { spread: fees.fastestFee - fees.hourFee }
+        },
+      }),
+    }),
+  },
+]
+
+test.group('The built-in driver against a misbehaving upstream', (group) => {
+  let simulator: UpstreamSimulator
+  group.each.setup(async () => {
+    simulator = await new UpstreamSimulator({
+      fixtures: [fixture],
+      now: () => 1_795_300_000_000,
+      hangMs: 1_000,
+    }).listen()
+    return () => simulator.close()
+  })
+
+  function driver() {
+    const baseUrls = Object.fromEntries(
+      UPSTREAM_NAMES.map((name) => [name, `${simulator.url}/${name}`])
+    )
+    return new BuiltinSourceDriver({
+      http: new FetchUpstreamHttp({
+        baseUrls: baseUrls as Record<UpstreamName, string>,
+        timeoutMs: 200,
+        maxBytes,
+      }),
+      settings: TEST_SETTINGS,
+      simulated: true,
+      now: () => 42,
+      catalog,
+    })
+  }
+  const feed = new Feed().merge({ slug: 'fee-probe', sourceType: 'builtin' })
+
+  test('computes the content and names the upstream it came from', async ({ assert }) => {
+    const payload = await driver().fetch(feed, { query: {} })
+
+    assert.deepEqual(payload.last_updated, 42)
+    assert.equal(payload.data_source, 'mempool.space (local upstream simulator)')
+    assert.isAtLeast((payload.data as { spread: number }).spread, 7)
+    assert.equal(driver().cacheTtlMs(feed), 60_000)
+  })
+
+  for (const [fault, kind] of [
+    ['status_503', 'http_status'],
+    ['status_500', 'http_status'],
+    ['timeout', 'timeout'],
+    ['malformed_json', 'malformed_json'],
+    ['schema_drift', 'schema_drift'],
+  ] as const) {
+    test(`an upstream ${fault.replace('_', ' ')} is an unavailable source (${kind})`, async ({
+      assert,
+    }) => {
+      simulator.failNext('mempool', fault)
+
+      const error = await driver()
+        .fetch(feed, { query: {} })
+        .catch((caught: unknown) => caught)
+
+      assert.instanceOf(error, UpstreamFailure)
+      assert.equal((error as UpstreamFailure).kind, kind)
+    })
+  }
+
+  test('an answer over the size cap is refused', async ({ assert }) => {
+    const error = await new FetchUpstreamHttp({
+      baseUrls: { mempool: `${simulator.url}/mempool` } as Record<UpstreamName, string>,
+      timeoutMs: 200,
+      maxBytes: 1_000,
+    })
+      .getJson('mempool', '/huge', vine.create(vine.object({})))
+      .catch((caught: unknown) => caught)
+
+    assert.equal((error as UpstreamFailure).kind, 'too_large')
+  })
+
+  test('a feed without query parameters drops unknown ones', async ({ assert }) => {
+    assert.deepEqual(await driver().validateQuery(feed, { utm_source: 'x' }), {})
+  })
+})
