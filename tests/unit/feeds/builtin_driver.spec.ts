@@ -68,7 +68,7 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
       http: new FetchUpstreamHttp({
         baseUrls: baseUrls as Record<UpstreamName, string>,
         timeoutMs: 200,
-        maxBytes,
+        maxBytes: 5_000,
       }),
       settings: TEST_SETTINGS,
       simulated: true,
