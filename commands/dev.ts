@@ -3,14 +3,17 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { type Devnet, startDevnet } from '#chain/devnet/main'
+import { UpstreamSimulator } from '#feeds/builtin/simulator/upstream_simulator'
 import type { ChainConfig } from '#config/chain'
+import type { FeedsConfig } from '#feeds/define_config'
 
 const PLATFORM_FUNDING = 1_000_000_000_000n
 
 /**
  * `npm run dev`: the whole service on its embedded defaults. This process owns
- * the long-lived pieces (the embedded PostgreSQL cluster, the local devnet),
- * so restarting the HTTP server on a code change keeps the chain and the data.
+ * the long-lived pieces (the embedded PostgreSQL cluster, the local devnet,
+ * the upstream simulator the built-in feeds read), so restarting the HTTP
+ * server on a code change keeps the chain and the data.
  */
 export default class Dev extends BaseCommand {
   static commandName = 'dev'
@@ -20,13 +23,16 @@ export default class Dev extends BaseCommand {
   static options: CommandOptions = { startApp: true, staysAlive: true }
 
   #devnet?: Devnet
+  #simulator?: UpstreamSimulator
 
   async run() {
     await this.#migrate()
     await this.#startDevnet()
+    await this.#startUpstreamSimulator()
 
     const stop = async () => {
       await this.#devnet?.stop()
+      await this.#simulator?.close()
       await this.terminate()
     }
     process.once('SIGINT', stop)
@@ -79,6 +85,21 @@ export default class Dev extends BaseCommand {
     }
     table.row(['platform', wallet.address, '(PLATFORM_PRIVATE_KEY in .env)'])
     table.render()
+  }
+
+  async #startUpstreamSimulator() {
+    const configured = this.app.config.get<FeedsConfig>('feeds').upstreamSimulatorUrl
+    if (!configured) return
+    const target = new URL(configured)
+    if (!['127.0.0.1', 'localhost'].includes(target.hostname)) return
+    if (await answers(`${configured}/mempool/api/v1/fees/recommended`)) {
+      this.logger.info(`an upstream simulator already answers at ${configured}: using it`)
+      return
+    }
+    this.#simulator = await new UpstreamSimulator().listen(Number(target.port || 3998))
+    this.logger.success(
+      `built-in feeds read the local upstream simulator at ${this.#simulator.url}`
+    )
   }
 }
 

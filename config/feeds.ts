@@ -19,6 +19,7 @@ const baseUrls = Object.fromEntries(
 ) as Record<UpstreamName, string>
 
 export default defineConfig({
+  upstreamSimulatorUrl: simulatorUrl,
   sources: {
     builtin: sources.builtin({
       baseUrls,

@@ -4,6 +4,8 @@ import type { FeedSourceDriverFactory } from '#feeds/source_driver'
 
 export interface FeedsConfig {
   sources: Record<string, FeedSourceDriverFactory>
+  /** Where the built-in feeds' upstreams are simulated (development, tests); undefined in production. */
+  upstreamSimulatorUrl?: string
   cache: { maxEntries: number }
 }
 
