@@ -32,20 +32,22 @@ export function useUpstreamSimulator(group: Group, options: { now?: () => number
     return simulator
   }
 
+  const http = () =>
+    new FetchUpstreamHttp({
+      baseUrls: Object.fromEntries(
+        UPSTREAM_NAMES.map((name) => [name, `${current().url}/${name}`])
+      ) as Record<UpstreamName, string>,
+      timeoutMs: 300,
+      maxBytes: 5_000_000,
+    })
+
   return {
     simulator: current,
-    http: () =>
-      new FetchUpstreamHttp({
-        baseUrls: Object.fromEntries(
-          UPSTREAM_NAMES.map((name) => [name, `${current().url}/${name}`])
-        ) as Record<UpstreamName, string>,
-        timeoutMs: 300,
-        maxBytes: 5_000_000,
-      }),
+    http,
     async run<Query>(adapter: BuiltinAdapter<Query>, rawQuery: Record<string, string> = {}) {
       const query = (adapter.query ? await adapter.query.validate(rawQuery) : {}) as Query
       const context: AdapterContext<Query> = {
-        http: this.http(),
+        http: http(),
         query,
         now: options.now ?? (() => 1_795_300_000_000),
         settings: TEST_SETTINGS,

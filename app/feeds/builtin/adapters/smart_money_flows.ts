@@ -1,10 +1,6 @@
 import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
-import {
-  type BuiltinFeedsSettings,
-  type UpstreamHttp,
-  defineAdapter,
-} from '#feeds/builtin/adapter'
+import { type BuiltinFeedsSettings, type UpstreamHttp, defineAdapter } from '#feeds/builtin/adapter'
 
 /**
  * Net token flows of the tracked wallets over the last 24 hours, from the

@@ -42,10 +42,7 @@ const tokenPairs = vine.create(
           .object({ h1: buysAndSells.optional(), h24: buysAndSells.optional() })
           .allowUnknownProperties()
           .optional(),
-        volume: vine
-          .object({ h24: vine.number().optional() })
-          .allowUnknownProperties()
-          .optional(),
+        volume: vine.object({ h24: vine.number().optional() }).allowUnknownProperties().optional(),
         priceChange: vine
           .object({ h24: vine.number().nullable().optional() })
           .allowUnknownProperties()
@@ -176,7 +173,11 @@ export default defineAdapter({
       found: true,
       address,
       chain,
-      token: { address, symbol: byLiquidity[0].token.symbol, name: byLiquidity[0].token.name ?? null },
+      token: {
+        address,
+        symbol: byLiquidity[0].token.symbol,
+        name: byLiquidity[0].token.name ?? null,
+      },
       pair_count: pairs.length,
       buys,
       sells,
@@ -191,7 +192,7 @@ export default defineAdapter({
         pair_address: pair.pair.pairAddress,
         dex: pair.pair.dexId,
         pair: `${pair.pair.baseToken.symbol}/${pair.pair.quoteToken.symbol}`,
-        quote_token: pair.other.symbol,
+        paired_with: pair.other.symbol,
         price_usd: pair.priceUsd === null ? null : roundPrice(pair.priceUsd),
         liquidity_usd: round2(pair.liquidityUsd),
         volume_24h_usd: round2(pair.volumeUsd),
