@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import vine from '@vinejs/vine'
 import router from '@adonisjs/core/services/router'
 import env from '#start/env'
+import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 
 /**
  * A route that exists only in this test file: the app has no body-taking
@@ -12,6 +13,9 @@ const echoValidator = vine.create({
   memo: vine.string(),
 })
 router.post('/__test__/echo', async ({ request }) => request.validateUsing(echoValidator))
+router.get('/__test__/source-down', async () => {
+  throw new E_SOURCE_UNAVAILABLE(['whale-alerts'])
+})
 router.get('/__test__/crash', async () => {
   throw new Error('database password is hunter2')
 })
@@ -61,6 +65,22 @@ test.group('JSON errors', () => {
     response.assertStatus(500)
     response.assertBody({ error: { code: 'internal_error', message: 'Internal server error' } })
     assert.notInclude(response.text(), 'hunter2')
+  })
+})
+
+test.group('Domain errors', () => {
+  test('an unavailable feed source is a 503 with the source_unavailable code', async ({
+    client,
+  }) => {
+    const response = await client.get('/__test__/source-down')
+
+    response.assertStatus(503)
+    response.assertBody({
+      error: {
+        code: 'source_unavailable',
+        message: 'The source of feed "whale-alerts" is unavailable; nothing was charged',
+      },
+    })
   })
 })
 
