@@ -1,6 +1,11 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
-import { UPSTREAMS, UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
+import {
+  UPSTREAMS,
+  UPSTREAM_NAMES,
+  type UpstreamName,
+  upstreamUrlVariable,
+} from '#feeds/builtin/upstreams'
 import { defineConfig, sources } from '#feeds/define_config'
 
 /**
@@ -11,11 +16,15 @@ import { defineConfig, sources } from '#feeds/define_config'
 const simulatorUrl =
   env.get('UPSTREAM_SIMULATOR_URL') ?? (app.inProduction ? undefined : 'http://127.0.0.1:3998')
 
+/** UPSTREAM_<NAME>_URL overrides one upstream, wherever the others point. */
+function baseUrlOf(name: UpstreamName): string {
+  const override = env.get(upstreamUrlVariable(name) as 'UPSTREAM_SIMULATOR_URL')
+  if (override) return override
+  return simulatorUrl ? `${simulatorUrl}/${name}` : UPSTREAMS[name].baseUrl
+}
+
 const baseUrls = Object.fromEntries(
-  UPSTREAM_NAMES.map((name) => [
-    name,
-    simulatorUrl ? `${simulatorUrl}/${name}` : UPSTREAMS[name].baseUrl,
-  ])
+  UPSTREAM_NAMES.map((name) => [name, baseUrlOf(name)])
 ) as Record<UpstreamName, string>
 
 export default defineConfig({

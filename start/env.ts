@@ -19,6 +19,7 @@ import {
   stacksNetwork,
   url,
 } from '#core/env_rules'
+import { UPSTREAM_NAMES, upstreamUrlVariable } from '#feeds/builtin/upstreams'
 
 const nodeEnv = (process.env.NODE_ENV ?? 'development') as NodeEnvironment
 const everywhere: NodeEnvironment[] = ['development', 'production', 'test']
@@ -58,4 +59,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   UPSTREAM_SIMULATOR_URL: optional(url(['http'])),
   ETHPLORER_API_KEY: Env.schema.string.optional(),
   GITHUB_TOKEN: Env.schema.string.optional(),
+  /** UPSTREAM_MEMPOOL_URL, UPSTREAM_COINGECKO_URL, …: override one built-in feed upstream. */
+  ...Object.fromEntries(
+    UPSTREAM_NAMES.map((name) => [upstreamUrlVariable(name), optional(url(['https', 'http']))])
+  ),
 })

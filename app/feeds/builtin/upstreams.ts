@@ -68,3 +68,8 @@ export const UPSTREAMS = {
 
 export type UpstreamName = keyof typeof UPSTREAMS
 export const UPSTREAM_NAMES = Object.keys(UPSTREAMS) as UpstreamName[]
+
+/** The environment variable that overrides an upstream's base URL: UPSTREAM_<NAME>_URL. */
+export function upstreamUrlVariable(name: UpstreamName) {
+  return `UPSTREAM_${name.toUpperCase()}_URL`
+}
