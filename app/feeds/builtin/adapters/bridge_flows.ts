@@ -1,5 +1,7 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
+import { defillamaProtocolsSchema } from '#feeds/builtin/upstream_schemas/defillama_protocols'
 
 const chainsSchema = vine.create(
   vine.array(
@@ -8,23 +10,6 @@ const chainsSchema = vine.create(
         name: vine.string(),
         tvl: vine.number().nullable().optional(),
         tokenSymbol: vine.string().nullable().optional(),
-      })
-      .allowUnknownProperties()
-  )
-)
-
-const protocolsSchema = vine.create(
-  vine.array(
-    vine
-      .object({
-        name: vine.string(),
-        category: vine.string().nullable().optional(),
-        chain: vine.string().nullable().optional(),
-        chains: vine.array(vine.string()).optional(),
-        tvl: vine.number().nullable().optional(),
-        change_1d: vine.number().nullable().optional(),
-        change_7d: vine.number().nullable().optional(),
-        chainTvls: vine.record(vine.number()).optional(),
       })
       .allowUnknownProperties()
   )
@@ -56,7 +41,6 @@ const TIERS = [
   { tier: 'under_10m', min: 0 },
 ] as const
 
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 const share = (part: number, whole: number) => (whole > 0 ? round((part / whole) * 100) : 0)
 /** The USD change behind a percentage change of the current value. */
 const impliedChange = (current: number, pct: number) =>
@@ -73,7 +57,7 @@ export default defineAdapter({
   async fetch({ http }) {
     const [chainList, protocols] = await Promise.all([
       http.getJson('defillama', '/v2/chains', chainsSchema),
-      http.getJson('defillama', '/protocols', protocolsSchema),
+      http.getJson('defillama', '/protocols', defillamaProtocolsSchema),
     ])
 
     const chains = chainList

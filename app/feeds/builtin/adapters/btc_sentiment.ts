@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round2 } from '#feeds/builtin/rounding'
 
 const fearGreedSchema = vine.create(
   vine
@@ -58,8 +59,6 @@ const globalSchema = vine.create(
     })
     .allowUnknownProperties()
 )
-
-const round2 = (value: number) => Math.round(value * 100) / 100
 
 /** A 0–100 reading on the −100…100 scale of overall_score. */
 const toScore = (percent: number) => Math.round((percent / 100) * 200 - 100)

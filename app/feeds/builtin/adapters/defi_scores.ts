@@ -1,27 +1,10 @@
-import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
+import {
+  NON_DEFI_CATEGORIES,
+  defillamaProtocolsSchema,
+} from '#feeds/builtin/upstream_schemas/defillama_protocols'
 
-const protocolsSchema = vine.create(
-  vine.array(
-    vine
-      .object({
-        name: vine.string(),
-        category: vine.string().nullable().optional(),
-        chain: vine.string().nullable().optional(),
-        chains: vine.array(vine.string()).optional(),
-        tvl: vine.number().nullable().optional(),
-        change_1d: vine.number().nullable().optional(),
-        change_7d: vine.number().nullable().optional(),
-        audits: vine.number().nullable().optional(),
-        listedAt: vine.number().nullable().optional(),
-        mcap: vine.number().nullable().optional(),
-      })
-      .allowUnknownProperties()
-  )
-)
-
-/** Centralised exchanges and L1/L2 chains are listed too, but they are not DeFi protocols. */
-const EXCLUDED_CATEGORIES = new Set(['CEX', 'Chain'])
 /** Below this TVL a protocol is too small to score meaningfully. */
 const MIN_TVL_USD = 1_000_000
 const TOP_N = 20
@@ -29,7 +12,6 @@ const DAY_MS = 86_400_000
 
 type Recommendation = 'strong_buy' | 'favorable' | 'neutral' | 'caution' | 'strong_avoid'
 
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 const clamp = (value: number, low = 0, high = 100) => Math.min(high, Math.max(low, value))
 
 /** 0 (safest) … 100: missing audits, young age, small TVL and TVL swings. */
@@ -75,12 +57,12 @@ export function recommendationOf(composite: number): Recommendation {
 export default defineAdapter({
   upstreams: ['defillama'],
   async fetch({ http, now }) {
-    const protocols = await http.getJson('defillama', '/protocols', protocolsSchema)
+    const protocols = await http.getJson('defillama', '/protocols', defillamaProtocolsSchema)
 
     const scored = protocols
       .filter(
         (protocol) =>
-          !EXCLUDED_CATEGORIES.has(protocol.category ?? '') &&
+          !NON_DEFI_CATEGORIES.has(protocol.category ?? '') &&
           typeof protocol.tvl === 'number' &&
           protocol.tvl >= MIN_TVL_USD
       )

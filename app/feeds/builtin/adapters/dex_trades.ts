@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
-import { round2, trackedWallets } from '#feeds/builtin/adapters/smart_money_flows'
+import { round2 } from '#feeds/builtin/rounding'
+import { trackedWallets } from '#feeds/builtin/tracked_wallets'
 
 /**
  * Perpetual-futures trades of the tracked wallets on Hyperliquid (an

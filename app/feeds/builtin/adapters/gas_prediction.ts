@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
 
 const SAMPLED_BLOCKS = 20
 const PERCENTILES = [10, 50, 90] as const
@@ -55,7 +56,6 @@ const mempoolSchema = vine.create(
 )
 
 const gwei = (hex: string) => Number(BigInt(hex)) / 1e9
-const round = (value: number, decimals: number) => Number(value.toFixed(decimals))
 
 function median(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b)

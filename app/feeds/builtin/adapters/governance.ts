@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter, type UpstreamHttp } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
 
 const proposalsSchema = vine.create(
   vine
@@ -60,8 +61,6 @@ const PROPOSALS_QUERY = `query Proposals($first: Int!, $state: String!) {
 const FETCH_PER_STATE = 30
 const LIST_SIZE = 10
 const TOP_SPACES = 10
-
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 
 function fetchProposals(http: UpstreamHttp, state: State) {
   return http

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
 
 /**
  * Binance retired its public liquidation history (/fapi/v1/allForceOrders)
@@ -68,7 +69,6 @@ const accountsSchema = vine.create(
 
 type Side = 'longs' | 'shorts' | 'mixed' | 'none'
 
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 const percentChange = (from: number, to: number) => ((to - from) / from) * 100
 
 /** USDⓈ-M perpetuals (delivery contracts carry a date suffix: BTCUSDT_261225). */

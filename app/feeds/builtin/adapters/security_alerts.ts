@@ -1,23 +1,10 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
-
-const protocolsSchema = vine.create(
-  vine.array(
-    vine
-      .object({
-        id: vine.string(),
-        name: vine.string(),
-        category: vine.string().nullable().optional(),
-        chain: vine.string().nullable().optional(),
-        tvl: vine.number().nullable().optional(),
-        change_1d: vine.number().nullable().optional(),
-        change_7d: vine.number().nullable().optional(),
-        audits: vine.number().nullable().optional(),
-        listedAt: vine.number().nullable().optional(),
-      })
-      .allowUnknownProperties()
-  )
-)
+import { round } from '#feeds/builtin/rounding'
+import {
+  NON_DEFI_CATEGORIES,
+  defillamaProtocolsSchema,
+} from '#feeds/builtin/upstream_schemas/defillama_protocols'
 
 const hacksSchema = vine.create(
   vine.array(
@@ -43,11 +30,8 @@ const DAY_MS = 86_400_000
 const MIN_TVL_USD = 100_000
 const RECENT_INCIDENTS = 15
 const TOP_RISKY = 20
-const EXCLUDED_CATEGORIES = new Set(['CEX', 'Chain'])
 
 type RiskLevel = 'critical' | 'high' | 'medium' | 'low'
-
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 
 function levelOf(points: number): RiskLevel {
   if (points >= 6) return 'critical'
@@ -60,7 +44,7 @@ export default defineAdapter({
   upstreams: ['defillama'],
   async fetch({ http, now }) {
     const [protocols, hacks] = await Promise.all([
-      http.getJson('defillama', '/protocols', protocolsSchema),
+      http.getJson('defillama', '/protocols', defillamaProtocolsSchema),
       http.getJson('defillama', '/hacks', hacksSchema),
     ])
     const nowMs = now()
@@ -84,7 +68,7 @@ export default defineAdapter({
     const assessed = protocols
       .filter(
         (protocol) =>
-          !EXCLUDED_CATEGORIES.has(protocol.category ?? '') && (protocol.tvl ?? 0) > MIN_TVL_USD
+          !NON_DEFI_CATEGORIES.has(protocol.category ?? '') && (protocol.tvl ?? 0) > MIN_TVL_USD
       )
       .map((protocol) => {
         const tvl = protocol.tvl!
@@ -114,7 +98,7 @@ export default defineAdapter({
           factors.push('sharp_tvl_drop')
           points += 3
         }
-        if (exploited.has(protocol.id)) {
+        if (protocol.id !== undefined && exploited.has(protocol.id)) {
           factors.push('exploited_last_12_months')
           points += 2
         }

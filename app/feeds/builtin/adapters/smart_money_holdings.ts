@@ -1,11 +1,7 @@
 import { defineAdapter } from '#feeds/builtin/adapter'
-import {
-  WINDOW_HOURS,
-  readWindowFlows,
-  round2,
-  trackedWallets,
-} from '#feeds/builtin/adapters/smart_money_flows'
-import { readHoldings, roundAmount } from '#feeds/builtin/adapters/wallet_profiler'
+import { WINDOW_HOURS, readHoldings, readWindowFlows } from '#feeds/builtin/ethplorer_reads'
+import { round, round2 } from '#feeds/builtin/rounding'
+import { trackedWallets } from '#feeds/builtin/tracked_wallets'
 
 /**
  * What the tracked wallets hold now (Ethplorer getAddressInfo), and whether
@@ -73,7 +69,7 @@ export default defineAdapter({
         return {
           token: holding.token,
           token_address: holding.tokenAddress,
-          amount: roundAmount(holding.amount),
+          amount: round(holding.amount, 4),
           value_usd: round2(holding.valueUsd),
           holders: holding.holders,
           net_flow_24h_usd: netFlow === null ? null : round2(netFlow),

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
 
 /** A supply breakdown by peg currency, e.g. { peggedUSD: 1.2e9 }; empty for brand-new coins. */
 const pegged = () => vine.record(vine.number()).optional()
@@ -46,7 +47,6 @@ const FLAT_PCT = 0.1
 
 type PegStatus = 'stable' | 'minor_deviation' | 'major_deviation' | 'unknown'
 
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 const pctChange = (current: number, previous: number | undefined) =>
   previous && previous > 0 ? round(((current - previous) / previous) * 100) : null
 

@@ -1,6 +1,8 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { evmAddress } from '#feeds/builtin/query_rules'
+import { round2, roundPrice } from '#feeds/builtin/rounding'
 
 /**
  * Buy/sell pressure, volume, liquidity and price of one token, aggregated
@@ -62,15 +64,6 @@ const knownChain = vine.createRule((value: unknown, _options: undefined, field: 
   }
 })
 
-function round2(value: number) {
-  return Math.round(value * 100) / 100
-}
-
-/** Token prices span 1e-8 to 1e5 USD: keep significant digits, not decimals. */
-function roundPrice(value: number) {
-  return Number(value.toPrecision(6))
-}
-
 export function intelSignal(buys: number, sells: number) {
   if (buys === 0 && sells === 0) return 'NEUTRAL'
   if (sells === 0) return 'STRONG_BUY'
@@ -85,11 +78,7 @@ export function intelSignal(buys: number, sells: number) {
 export default defineAdapter({
   upstreams: ['dexscreener'],
   query: vine.create({
-    address: vine
-      .string()
-      .trim()
-      .regex(/^0x[0-9a-fA-F]{40}$/)
-      .toLowerCase(),
+    address: evmAddress(),
     chain: vine.string().trim().toLowerCase().use(knownChain()).optional(),
   }),
   async fetch(ctx) {

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
 
 const tokenFields = {
   url: vine.string(),
@@ -41,7 +42,6 @@ const TOP_BOOSTED = 15
 const TOP_PROFILES = 15
 const DESCRIPTION_MAX = 200
 
-const round = (value: number, decimals = 2) => Number(value.toFixed(decimals))
 // EVM addresses are case-insensitive; Solana's base58 ones are not.
 const keyOf = (token: Token) =>
   `${token.chainId}:${token.tokenAddress.startsWith('0x') ? token.tokenAddress.toLowerCase() : token.tokenAddress}`

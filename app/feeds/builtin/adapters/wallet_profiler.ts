@@ -1,14 +1,9 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { type UpstreamHttp, defineAdapter } from '#feeds/builtin/adapter'
-import {
-  ethplorerPath,
-  ethplorerPrice,
-  ethplorerTokenInfo,
-  round2,
-  tokenLabel,
-  usdValue,
-} from '#feeds/builtin/adapters/smart_money_flows'
+import { defineAdapter } from '#feeds/builtin/adapter'
+import { type Holding, readHoldings } from '#feeds/builtin/ethplorer_reads'
+import { evmAddress } from '#feeds/builtin/query_rules'
+import { round, round2 } from '#feeds/builtin/rounding'
 
 /**
  * Holdings of one Ethereum address (ETH and ERC-20 tokens) valued at
@@ -16,76 +11,6 @@ import {
  */
 
 const TOP_HOLDINGS = 20
-
-const addressInfo = vine.create(
-  vine
-    .object({
-      ETH: vine
-        .object({ balance: vine.number(), price: ethplorerPrice.optional() })
-        .allowUnknownProperties()
-        .optional(),
-      tokens: vine
-        .array(
-          vine
-            .object({
-              balance: vine.number(),
-              rawBalance: vine.number().optional(),
-              tokenInfo: ethplorerTokenInfo,
-            })
-            .allowUnknownProperties()
-        )
-        .optional(),
-    })
-    .allowUnknownProperties()
-)
-
-export interface Holding {
-  token: string
-  /** Contract address (lower-case); null for ETH itself. */
-  tokenAddress: string | null
-  amount: number
-  /** Null when Ethplorer has no price for the token (spam airdrops, mostly). */
-  valueUsd: number | null
-}
-
-/** One Ethplorer getAddressInfo call → the address's non-zero holdings. */
-export async function readHoldings(
-  http: UpstreamHttp,
-  apiKey: string,
-  address: string
-): Promise<Holding[]> {
-  const info = await http.getJson(
-    'ethplorer',
-    ethplorerPath('getAddressInfo', address, apiKey),
-    addressInfo
-  )
-  const holdings: Holding[] = []
-  if (info.ETH && info.ETH.balance > 0) {
-    const rate = typeof info.ETH.price === 'object' ? info.ETH.price.rate : null
-    holdings.push({
-      token: 'ETH',
-      tokenAddress: null,
-      amount: info.ETH.balance,
-      valueUsd: rate === null ? null : info.ETH.balance * rate,
-    })
-  }
-  for (const held of info.tokens ?? []) {
-    const raw = held.rawBalance ?? held.balance
-    if (raw <= 0) continue
-    const decimals = held.tokenInfo.decimals ?? 0
-    holdings.push({
-      token: tokenLabel(held.tokenInfo),
-      tokenAddress: held.tokenInfo.address.toLowerCase(),
-      amount: raw / 10 ** decimals,
-      valueUsd: usdValue(held.tokenInfo, raw),
-    })
-  }
-  return holdings
-}
-
-export function roundAmount(value: number) {
-  return Number(value.toFixed(4))
-}
 
 /** Labels by the share of the three largest holdings (see docs/feeds/wallet-profiler.md). */
 function diversification(top3Pct: number, totalUsd: number) {
@@ -109,11 +34,7 @@ const ethereumOnly = vine.createRule((value: unknown, _options: undefined, field
 export default defineAdapter({
   upstreams: ['ethplorer'],
   query: vine.create({
-    address: vine
-      .string()
-      .trim()
-      .regex(/^0x[0-9a-fA-F]{40}$/)
-      .toLowerCase(),
+    address: evmAddress(),
     chain: vine.string().trim().toLowerCase().use(ethereumOnly()).optional(),
   }),
   async fetch(ctx) {
@@ -136,7 +57,7 @@ export default defineAdapter({
       holdings: priced.slice(0, TOP_HOLDINGS).map((holding) => ({
         token: holding.token,
         token_address: holding.tokenAddress,
-        amount: roundAmount(holding.amount),
+        amount: round(holding.amount, 4),
         value_usd: round2(holding.valueUsd),
         allocation_pct: round2(share(holding.valueUsd)),
       })),

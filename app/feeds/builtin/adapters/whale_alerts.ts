@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { defineAdapter } from '#feeds/builtin/adapter'
+import { round } from '#feeds/builtin/rounding'
 
 const SATS_PER_BTC = 100_000_000
 const WHALE_THRESHOLD_BTC = 100
@@ -83,7 +84,6 @@ type Transaction = Awaited<ReturnType<typeof transactionSchema.validate>>
 type AlertType = 'transfer' | 'exchange_inflow' | 'exchange_outflow'
 
 const label = (address: string) => EXCHANGE_WALLETS[address] ?? UNKNOWN
-const round = (value: number, decimals: number) => Number(value.toFixed(decimals))
 
 function significance(amountBtc: number) {
   if (amountBtc > 3_000) return 'extreme'
