@@ -1,0 +1,84 @@
+import type { Caip2NetworkId, NetworkPreset } from '#chain/network'
+import type { Microstx } from '#ledger/money'
+
+/** x402 protocol version 2 shapes, as Tollbooth speaks them for STX. */
+export const X402_VERSION = 2
+export const MAX_TIMEOUT_SECONDS = 300
+
+export interface X402Resource {
+  url: string
+  description: string
+  mimeType: string
+}
+
+export interface ExactStxRequirement {
+  scheme: 'exact'
+  network: Caip2NetworkId
+  /** µSTX as a decimal string. */
+  amount: string
+  asset: 'STX'
+  payTo: string
+  maxTimeoutSeconds: number
+  extra: Record<string, unknown>
+}
+
+export interface PaymentRequired {
+  x402Version: 2
+  error?: string
+  resource: X402Resource
+  accepts: ExactStxRequirement[]
+}
+
+export interface SettlementResponse {
+  success: boolean
+  /** 0x-prefixed txid, or "" when nothing was broadcast. */
+  transaction: string
+  network: string
+  payer?: string
+  errorReason?: string
+}
+
+/**
+ * The identity of a paid resource: method + path + query parameters sorted by
+ * name (§11), so `?b=2&a=1` and `?a=1&b=2` are the same purchase.
+ */
+export function resourceIdentity(method: string, path: string, query: Record<string, string>) {
+  const search = new URLSearchParams(
+    Object.entries(query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  )
+  const suffix = search.toString()
+  return `${method.toUpperCase()} ${path}${suffix ? `?${suffix}` : ''}`
+}
+
+export function paymentRequired(options: {
+  baseUrl: string
+  path: string
+  query: Record<string, string>
+  description: string
+  price: Microstx
+  payTo: string
+  network: NetworkPreset
+  error?: string
+}): PaymentRequired {
+  const search = resourceIdentity('GET', options.path, options.query).split(' ')[1]
+  return {
+    x402Version: X402_VERSION,
+    ...(options.error ? { error: options.error } : {}),
+    resource: {
+      url: `${options.baseUrl}${search}`,
+      description: options.description,
+      mimeType: 'application/json',
+    },
+    accepts: [
+      {
+        scheme: 'exact',
+        network: options.network.caip2,
+        amount: options.price.toString(),
+        asset: 'STX',
+        payTo: options.payTo,
+        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+        extra: {},
+      },
+    ],
+  }
+}
