@@ -1,0 +1,137 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { type Microstx, parseMicrostx } from '#ledger/money'
+import { splitPayment } from '#ledger/split'
+import { E_INVALID_POSTING, E_UNBALANCED_POSTING } from '#ledger/exceptions'
+
+/** Ledger account names; a provider's accounts carry its id. */
+export const accounts = {
+  platformWallet: 'platform:wallet',
+  platformFees: 'platform:fees',
+  platformRevenue: 'platform:revenue',
+  providerPending: (providerId: string) => `provider:${providerId}:pending`,
+  providerWithdrawn: (providerId: string) => `provider:${providerId}:withdrawn`,
+}
+
+/** Positive = debit, negative = credit. */
+export interface LedgerEntry {
+  account: string
+  amount: Microstx
+}
+
+export interface Posting {
+  /** The business event: 'payment', 'withdrawal', 'withdrawal_reversal', … */
+  kind: string
+  /** The event's own id (payment txid, withdrawal id): (kind, reference) is posted once. */
+  reference: string
+  entries: LedgerEntry[]
+}
+
+/**
+ * The double-entry ledger. Postings happen inside the caller's DB transaction
+ * so the cached balances it updates commit (or not) with the entries.
+ */
+@inject()
+export class Ledger {
+  constructor(private db: Database) {}
+
+  /**
+   * Records one business event. Posting the same (kind, reference) again posts
+   * nothing and answers alreadyPosted, so a retried request cannot pay twice.
+   */
+  async post(
+    trx: TransactionClientContract,
+    posting: Posting
+  ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
+    assertBalanced(posting)
+    const { kind, reference, entries } = posting
+
+    const inserted = await trx.rawQuery(
+      `INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
+       ON CONFLICT (kind, reference) DO NOTHING
+       RETURNING id`,
+      [kind, reference]
+    )
+    if (inserted.rows.length === 0) {
+      const existing = await trx
+        .from('ledger_transactions')
+        .where({ kind, reference })
+        .select('id')
+        .firstOrFail()
+      return { transactionId: existing.id, alreadyPosted: true }
+    }
+
+    const transactionId: string = inserted.rows[0].id
+    await trx.table('ledger_entries').multiInsert(
+      entries.map((entry) => ({
+        transaction_id: transactionId,
+        account: entry.account,
+        amount_microstx: entry.amount.toString(),
+      }))
+    )
+    await assertCommittable(trx)
+    return { transactionId, alreadyPosted: false }
+  }
+
+  /** Sum of the account's entries (debits positive). Pass `client` to read inside a transaction. */
+  async balanceOf(account: string, client: QueryClientContract = this.db.connection()) {
+    const row = await client
+      .from('ledger_entries')
+      .where('account', account)
+      .sum('amount_microstx as balance')
+      .first()
+    return parseMicrostx(row?.balance ?? 0)
+  }
+
+  /**
+   * The entries of a confirmed payment of `amount` (the amount actually
+   * transferred, §11): the platform wallet receives it; a provider's feed
+   * splits it between the platform fee and the provider's pending revenue,
+   * a built-in feed (providerId null) is all platform revenue.
+   */
+  paymentEntries({
+    amount,
+    providerId,
+  }: {
+    amount: Microstx
+    providerId: string | null
+  }): LedgerEntry[] {
+    const { fee, providerShare } = splitPayment(amount)
+    if (providerId === null) {
+      return [
+        { account: accounts.platformWallet, amount },
+        { account: accounts.platformRevenue, amount: -amount },
+      ]
+    }
+    const entries: LedgerEntry[] = [
+      { account: accounts.platformWallet, amount },
+      { account: accounts.providerPending(providerId), amount: -providerShare },
+    ]
+    // Below 34 µSTX the floored fee is zero, and a zero entry is not an entry.
+    if (fee > 0n) entries.push({ account: accounts.platformFees, amount: -fee })
+    return entries
+  }
+}
+
+function assertBalanced({ kind, reference, entries }: Posting) {
+  if (entries.length === 0) throw new E_INVALID_POSTING([kind, reference, 'it has no entries'])
+  const zero = entries.find((entry) => entry.amount === 0n)
+  if (zero) {
+    throw new E_INVALID_POSTING([kind, reference, `its entry on "${zero.account}" is zero`])
+  }
+  const total = entries.reduce((sum, entry) => sum + entry.amount, 0n)
+  if (total !== 0n) throw new E_UNBALANCED_POSTING([kind, reference, total.toString()])
+}
+
+/**
+ * Runs the deferred balance trigger now instead of at COMMIT. Lucid's
+ * db.transaction() resolves even when COMMIT fails (knex's commit() does not
+ * reject), so a refusal at commit would roll back unnoticed; here it fails
+ * the caller's statement. The trigger stays deferred for the rest of the
+ * transaction.
+ */
+async function assertCommittable(trx: TransactionClientContract) {
+  await trx.rawQuery('SET CONSTRAINTS ledger_entries_balanced IMMEDIATE')
+  await trx.rawQuery('SET CONSTRAINTS ledger_entries_balanced DEFERRED')
+}

@@ -1,0 +1,70 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { parseMicrostx } from '#ledger/money'
+
+export interface LedgerAuditReport {
+  transactions: number
+  entries: number
+  /** One human-readable line per problem; empty when the ledger is sound. */
+  discrepancies: string[]
+}
+
+type AuditCheck = (client: QueryClientContract) => Promise<string[]>
+
+/**
+ * Recomputes what the ledger guarantees and reports every difference. Today
+ * it checks that each ledger transaction has entries and that they sum to zero, and
+ * that all entries together sum to zero. Each check is one function in
+ * `checks`; comparing cached balances (such as providers' pending revenue)
+ * with their ledger accounts is one more function there. A check is one SQL
+ * statement, hence one snapshot: postings are atomic and balanced, so
+ * concurrent ones cannot fake a difference.
+ */
+@inject()
+export class LedgerAudit {
+  constructor(private db: Database) {}
+
+  protected checks: AuditCheck[] = [unbalancedTransactions, grandTotal]
+
+  async run(): Promise<LedgerAuditReport> {
+    const client = this.db.connection()
+    const discrepancies: string[] = []
+    for (const check of this.checks) discrepancies.push(...(await check(client)))
+    const counts = await client.rawQuery(
+      `SELECT (SELECT count(*) FROM ledger_transactions) AS transactions,
+              (SELECT count(*) FROM ledger_entries) AS entries`
+    )
+    return {
+      transactions: Number(counts.rows[0].transactions),
+      entries: Number(counts.rows[0].entries),
+      discrepancies,
+    }
+  }
+}
+
+async function unbalancedTransactions(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT t.id, t.kind, t.reference, count(e.id) AS entries,
+            coalesce(sum(e.amount_microstx), 0) AS total
+       FROM ledger_transactions t
+       LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+      GROUP BY t.id
+     HAVING count(e.id) = 0 OR sum(e.amount_microstx) <> 0
+      ORDER BY t.created_at, t.id`
+  )
+  return result.rows.map(
+    (row: { id: string; kind: string; reference: string; entries: string; total: string }) =>
+      Number(row.entries) === 0
+        ? `transaction ${row.id} (${row.kind} "${row.reference}") has no entries`
+        : `transaction ${row.id} (${row.kind} "${row.reference}") sums to ${parseMicrostx(row.total)} µSTX, not 0`
+  )
+}
+
+async function grandTotal(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT coalesce(sum(amount_microstx), 0) AS total FROM ledger_entries`
+  )
+  const total = parseMicrostx(result.rows[0].total)
+  return total === 0n ? [] : [`all entries sum to ${total} µSTX, not 0`]
+}

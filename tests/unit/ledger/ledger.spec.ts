@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
+import type { Database } from '@adonisjs/lucid/database'
+import { Ledger, type Posting, accounts } from '#ledger/ledger'
+import { LedgerAudit } from '#ledger/ledger_audit'
+import { E_INVALID_POSTING, E_UNBALANCED_POSTING } from '#ledger/exceptions'
+import LedgerAuditCommand from '../../../commands/ledger_audit.js'
+
+async function services() {
+  return {
+    db: (await app.container.make('lucid.db')) as Database,
+    ledger: await app.container.make(Ledger),
+  }
+}
+
+async function post(posting: Posting) {
+  const { db, ledger } = await services()
+  return db.transaction((trx) => ledger.post(trx, posting))
+}
+
+type RawExecutor = (sql: string, bindings?: string[]) => PromiseLike<{ rows: any[] }>
+
+/** Bypasses Ledger.post, to put in the database what the code would refuse. */
+async function insertRaw(run: RawExecutor, reference: string, amounts: bigint[]) {
+  const inserted = await run(
+    `INSERT INTO ledger_transactions (kind, reference) VALUES ('test', ?) RETURNING id`,
+    [reference]
+  )
+  const id: string = inserted.rows[0].id
+  for (const amount of amounts) {
+    await run(
+      `INSERT INTO ledger_entries (transaction_id, account, amount_microstx) VALUES (?, 'test:account', ?)`,
+      [id, amount.toString()]
+    )
+  }
+  return id
+}
+
+/** A Lucid client (the global transaction, a savepoint) as a RawExecutor. */
+function through(client: Pick<Database, 'rawQuery'>): RawExecutor {
+  return (sql, bindings) => client.rawQuery(sql, bindings)
+}
+
+test.group('Posting to the ledger', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test("a provider feed's payment credits the platform fee and the provider's pending share", async ({
+    assert,
+  }) => {
+    const { ledger } = await services()
+    const providerId = randomUUID()
+
+    const result = await post({
+      kind: 'payment',
+      reference: '0xabc',
+      entries: ledger.paymentEntries({ amount: 5000n, providerId }),
+    })
+
+    assert.isFalse(result.alreadyPosted)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 5000n)
+    assert.equal(await ledger.balanceOf(accounts.platformFees), -150n)
+    assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -4850n)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), 0n)
+  })
+
+  test('a built-in feed’s payment is all platform revenue', async ({ assert }) => {
+    const { ledger } = await services()
+
+    await post({
+      kind: 'payment',
+      reference: '0xdef',
+      entries: ledger.paymentEntries({ amount: 5000n, providerId: null }),
+    })
+
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 5000n)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5000n)
+    assert.equal(await ledger.balanceOf(accounts.platformFees), 0n)
+  })
+
+  test('a payment too small to carry a fee credits the provider everything', async ({ assert }) => {
+    const { ledger } = await services()
+    const providerId = randomUUID()
+
+    assert.deepEqual(ledger.paymentEntries({ amount: 33n, providerId }), [
+      { account: accounts.platformWallet, amount: 33n },
+      { account: accounts.providerPending(providerId), amount: -33n },
+    ])
+  })
+
+  test('posting the same kind and reference twice records the event once', async ({ assert }) => {
+    const { ledger } = await services()
+    const providerId = randomUUID()
+    const payment = {
+      kind: 'payment',
+      reference: '0x123',
+      entries: ledger.paymentEntries({ amount: 10_000n, providerId }),
+    }
+
+    const first = await post(payment)
+    const second = await post(payment)
+
+    assert.isFalse(first.alreadyPosted)
+    assert.deepEqual(second, { transactionId: first.transactionId, alreadyPosted: true })
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 10_000n)
+    assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -9_700n)
+  })
+
+  test('the same reference under another kind is another event', async ({ assert }) => {
+    const { ledger } = await services()
+    const entries = [
+      { account: 'a', amount: 7n },
+      { account: 'b', amount: -7n },
+    ]
+
+    const withdrawal = await post({ kind: 'withdrawal', reference: 'w-1', entries })
+    const reversal = await post({ kind: 'withdrawal_reversal', reference: 'w-1', entries })
+
+    assert.notEqual(withdrawal.transactionId, reversal.transactionId)
+    assert.equal(await ledger.balanceOf('a'), 14n)
+  })
+
+  test('unbalanced, empty or zero-amount postings are refused and nothing is written', async ({
+    assert,
+  }) => {
+    const { db } = await services()
+
+    await assert.rejects(
+      () =>
+        post({
+          kind: 'payment',
+          reference: 'r',
+          entries: [
+            { account: 'a', amount: 10n },
+            { account: 'b', amount: -9n },
+          ],
+        }),
+      E_UNBALANCED_POSTING
+    )
+    await assert.rejects(
+      () => post({ kind: 'payment', reference: 'r', entries: [] }),
+      E_INVALID_POSTING
+    )
+    await assert.rejects(
+      () =>
+        post({
+          kind: 'payment',
+          reference: 'r',
+          entries: [
+            { account: 'a', amount: 0n },
+            { account: 'b', amount: 0n },
+          ],
+        }),
+      E_INVALID_POSTING
+    )
+
+    const rows = await db.from('ledger_transactions').where('reference', 'r')
+    assert.lengthOf(rows, 0)
+  })
+
+  test('a posting fails at once when the transaction already holds unbalanced entries', async ({
+    assert,
+  }) => {
+    const { db, ledger } = await services()
+
+    await assert.rejects(
+      () =>
+        db.transaction(async (trx) => {
+          await insertRaw(through(trx), 'stray', [100n])
+          await ledger.post(trx, {
+            kind: 'payment',
+            reference: '0x789',
+            entries: ledger.paymentEntries({ amount: 5000n, providerId: null }),
+          })
+        }),
+      /does not balance: its entries sum to 100 µSTX/
+    )
+  })
+
+  test('entries and transactions can be neither updated nor deleted', async ({ assert }) => {
+    const { db, ledger } = await services()
+    await post({
+      kind: 'payment',
+      reference: '0x456',
+      entries: ledger.paymentEntries({ amount: 5000n, providerId: null }),
+    })
+
+    // Each attempt in its own savepoint: a failed statement aborts the enclosing transaction.
+    const attempts = [
+      `UPDATE ledger_entries SET amount_microstx = amount_microstx * 2`,
+      `DELETE FROM ledger_entries`,
+      `UPDATE ledger_transactions SET reference = 'other'`,
+      `DELETE FROM ledger_transactions`,
+    ]
+    for (const sql of attempts) {
+      await assert.rejects(() => db.transaction((trx) => trx.rawQuery(sql)), /append-only/)
+    }
+
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 5000n)
+  })
+})
+
+/*
+ * The balance trigger is DEFERRABLE INITIALLY DEFERRED: it runs at COMMIT.
+ * Under withGlobalTransaction nothing ever commits (a nested db.transaction()
+ * is only a savepoint, and releasing a savepoint runs no deferred trigger), so
+ * this group commits real transactions and erases its own rows afterwards.
+ * They go through knex's managed transaction, which rejects when COMMIT
+ * fails; Lucid's resolves regardless (see assertCommittable in the Ledger).
+ */
+test.group('The database refusing an unbalanced ledger transaction', (group) => {
+  const references: string[] = []
+
+  group.each.teardown(async () => {
+    const { db } = await services()
+    await db.transaction(async (trx) => {
+      await trx.rawQuery('ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_append_only')
+      await trx.rawQuery(
+        'ALTER TABLE ledger_transactions DISABLE TRIGGER ledger_transactions_append_only'
+      )
+      const ids = trx.from('ledger_transactions').whereIn('reference', references).select('id')
+      await trx.from('ledger_entries').whereIn('transaction_id', ids).delete()
+      await trx.from('ledger_transactions').whereIn('reference', references).delete()
+      await trx.rawQuery('ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_append_only')
+      await trx.rawQuery(
+        'ALTER TABLE ledger_transactions ENABLE TRIGGER ledger_transactions_append_only'
+      )
+    })
+    references.length = 0
+  })
+
+  async function committed<T>(work: (run: RawExecutor) => Promise<T>): Promise<T> {
+    const { db } = await services()
+    return db
+      .connection()
+      .getWriteClient()
+      .transaction((trx) => work((sql, bindings) => trx.raw(sql, bindings ?? [])))
+  }
+
+  function reference() {
+    const value = `trigger-test-${randomUUID()}`
+    references.push(value)
+    return value
+  }
+
+  test('entries that do not sum to zero are refused at commit', async ({ assert }) => {
+    const { db } = await services()
+    const ref = reference()
+
+    await assert.rejects(
+      () => committed((run) => insertRaw(run, ref, [5000n, -4999n])),
+      /does not balance: its entries sum to 1 µSTX/
+    )
+
+    assert.isNull(await db.from('ledger_transactions').where('reference', ref).first())
+  })
+
+  test('entries may be unbalanced between statements as long as they balance at commit', async ({
+    assert,
+  }) => {
+    const { db, ledger } = await services()
+    const ref = reference()
+
+    const id = await committed((run) => insertRaw(run, ref, [5000n, -4000n, -1000n]))
+
+    const rows = await db.from('ledger_entries').where('transaction_id', id)
+    assert.lengthOf(rows, 3)
+    assert.equal(await ledger.balanceOf('test:account'), 0n)
+  })
+})
+
+test.group('Auditing the ledger', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(async () => {
+    const ace = await app.container.make('ace')
+    ace.ui.switchMode('raw')
+    return () => ace.ui.switchMode('normal')
+  })
+
+  async function runCommand() {
+    const ace = await app.container.make('ace')
+    const command = await ace.create(LedgerAuditCommand, [])
+    await command.exec()
+    return command
+  }
+
+  test('a ledger of balanced postings passes the audit', async ({ assert }) => {
+    const { ledger } = await services()
+    const audit = await app.container.make(LedgerAudit)
+    const before = await audit.run()
+
+    await post({
+      kind: 'payment',
+      reference: '0xa1',
+      entries: ledger.paymentEntries({ amount: 5000n, providerId: randomUUID() }),
+    })
+    await post({
+      kind: 'payment',
+      reference: '0xa2',
+      entries: ledger.paymentEntries({ amount: 5000n, providerId: null }),
+    })
+    const after = await audit.run()
+    const command = await runCommand()
+
+    assert.deepEqual(after.discrepancies, [])
+    assert.equal(after.transactions - before.transactions, 2)
+    assert.equal(after.entries - before.entries, 5)
+    command.assertSucceeded()
+    command.assertLogMatches(
+      new RegExp(`ledger balanced: ${after.transactions} transactions, ${after.entries} entries`)
+    )
+  })
+
+  test('a planted imbalance is reported and fails the command', async ({ assert }) => {
+    const { db } = await services()
+    // Inside the global transaction, which never commits, the deferred balance trigger never runs.
+    const id = await insertRaw(through(db), 'planted', [5000n, -4990n])
+    const empty = await db.rawQuery(
+      `INSERT INTO ledger_transactions (kind, reference) VALUES ('test', 'empty') RETURNING id`
+    )
+    const audit = await app.container.make(LedgerAudit)
+
+    const report = await audit.run()
+    const command = await runCommand()
+
+    assert.sameMembers(report.discrepancies, [
+      `transaction ${id} (test "planted") sums to 10 µSTX, not 0`,
+      `transaction ${empty.rows[0].id} (test "empty") has no entries`,
+      'all entries sum to 10 µSTX, not 0',
+    ])
+    command.assertFailed()
+    assert.equal(command.exitCode, 1)
+    const logged = command.logger.getLogs().map((log) => log.message)
+    for (const discrepancy of report.discrepancies) {
+      assert.isTrue(
+        logged.some((line) => line.includes(discrepancy)),
+        discrepancy
+      )
+    }
+  })
+})
