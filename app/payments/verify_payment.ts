@@ -1,17 +1,12 @@
 import {
   AddressHashMode,
   AuthType,
-  BytesReader,
   ClarityType,
-  addressFromVersionHash,
-  addressHashModeToVersion,
-  addressToString,
-  deserializeTransaction,
   isTokenTransferPayload,
   txidFromData,
-  type StacksTransactionWire,
 } from '@stacks/transactions'
 import type { NetworkPreset } from '#chain/network'
+import { decodeCanonicalTransaction, originAddress } from '#chain/canonical_transaction'
 import type { Microstx } from '#ledger/money'
 import { paymentFailure, type VerificationFailure } from '#payments/payment_errors'
 
@@ -72,9 +67,9 @@ export function decodeAndCheckTransaction(
   const match = typeof hex === 'string' ? HEX.exec(hex.trim()) : null
   if (!match) return refuse('invalid_payload', 'the transaction is not a hex string')
   const bytes = new Uint8Array(Buffer.from(match[1], 'hex'))
-  const decoded = decodeExactly(bytes)
-  if (typeof decoded === 'string') return refuse('invalid_payload', decoded)
-  const tx = decoded
+  const decoded = decodeCanonicalTransaction(bytes)
+  if (!decoded.ok) return refuse('invalid_payload', decoded.reason)
+  const { tx } = decoded
 
   const { network } = requirement
   if (tx.transactionVersion !== network.transactionVersion) {
@@ -145,12 +140,7 @@ export function decodeAndCheckTransaction(
     )
   }
 
-  const payer = addressToString(
-    addressFromVersionHash(
-      addressHashModeToVersion(condition.hashMode, network.stacks),
-      condition.signer
-    )
-  )
+  const payer = originAddress(tx, network.stacks)
   return {
     ok: true,
     payment: {
@@ -203,35 +193,6 @@ export async function verifyPayment(
     }
   }
   return checked
-}
-
-/**
- * Exactly one canonical transaction: not truncated, no trailing bytes, and
- * re-serializing gives the input back (otherwise the signature and txid would
- * be about other bytes than the ones we would broadcast). A string is the reason.
- */
-function decodeExactly(bytes: Uint8Array): StacksTransactionWire | string {
-  const reader = new BytesReader(bytes)
-  let tx: StacksTransactionWire
-  try {
-    tx = deserializeTransaction(reader)
-  } catch (error) {
-    return `the transaction does not decode: ${errorMessage(error)}`
-  }
-  if (reader.consumed > bytes.length) return 'the transaction is truncated'
-  if (reader.consumed < bytes.length) {
-    return `${bytes.length - reader.consumed} trailing byte(s) after the transaction`
-  }
-  let again: Uint8Array
-  try {
-    again = tx.serializeBytes()
-  } catch (error) {
-    return `the transaction does not re-encode: ${errorMessage(error)}`
-  }
-  if (!Buffer.from(again).equals(Buffer.from(bytes))) {
-    return 'the transaction is not canonically encoded'
-  }
-  return tx
 }
 
 function hexByte(value: number): string {

@@ -2,19 +2,14 @@ import { ChainId, TransactionVersion } from '@stacks/network'
 import {
   AnchorMode,
   AuthType,
-  BytesReader,
   PayloadType,
   PostConditionMode,
-  addressFromVersionHash,
-  addressHashModeToVersion,
-  addressToString,
-  deserializeTransaction,
   isTokenTransferPayload,
   txidFromData,
-  type StacksTransactionWire,
 } from '@stacks/transactions'
 import type { TransferTx } from './chain_state.js'
 import { isTestnetPrincipal } from './principals.js'
+import { decodeCanonicalTransaction, originAddress } from '../canonical_transaction.js'
 
 /**
  * The mempool admission rules of a stacks-node, applied to one submitted
@@ -75,12 +70,9 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
     rejection: { txid, reason, reason_data: data },
   })
 
-  let wire: StacksTransactionWire
-  try {
-    wire = decodeExactly(bytes)
-  } catch (error) {
-    return reject('Deserialization', { message: errorMessage(error) })
-  }
+  const decoded = decodeCanonicalTransaction(bytes)
+  if (!decoded.ok) return reject('Deserialization', { message: decoded.reason })
+  const wire = decoded.tx
 
   if (view.isKnown(txid)) return { outcome: 'duplicate', txid }
 
@@ -118,12 +110,7 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
   }
 
   const condition = wire.auth.spendingCondition
-  const sender = addressToString(
-    addressFromVersionHash(
-      addressHashModeToVersion(condition.hashMode, 'testnet'),
-      condition.signer
-    )
-  )
+  const sender = originAddress(wire, 'testnet')
   const recipient = payload.recipient.value
   if (!isTestnetPrincipal(recipient)) {
     return reject('BadAddressVersionByte', {
@@ -208,29 +195,6 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
 /** How stacks-node renders u128 amounts in NotEnoughFunds: 0x + 32 hex digits. */
 export function hexU128(value: bigint): string {
   return `0x${value.toString(16).padStart(32, '0')}`
-}
-
-/**
- * Deserializes and insists the bytes are exactly one canonical transaction:
- * no trailing bytes, not truncated, and re-serializing gives the same bytes
- * (otherwise the signature and txid would be computed over something else).
- */
-function decodeExactly(bytes: Uint8Array): StacksTransactionWire {
-  if (bytes.length === 0) throw new Error('empty transaction')
-  const reader = new BytesReader(bytes)
-  const wire = deserializeTransaction(reader)
-  if (reader.consumed > bytes.length) {
-    throw new Error(
-      `transaction is truncated: needed ${reader.consumed} bytes, got ${bytes.length}`
-    )
-  }
-  if (reader.consumed < bytes.length) {
-    throw new Error(`${bytes.length - reader.consumed} trailing byte(s) after the transaction`)
-  }
-  if (!Buffer.from(wire.serializeBytes()).equals(Buffer.from(bytes))) {
-    throw new Error('transaction is not canonically encoded')
-  }
-  return wire
 }
 
 function anchorModeName(mode: AnchorMode): TransferTx['anchorMode'] {

@@ -14,6 +14,23 @@ function txid(n: number) {
   return n.toString(16).padStart(64, '0')
 }
 
+function claimRequest(
+  feedId: string,
+  n: number,
+  overrides: Partial<ClaimRequest> = {}
+): ClaimRequest {
+  return {
+    txid: txid(n),
+    feedId,
+    resource: 'GET /feeds/whale-alerts',
+    payer: PAYER,
+    amount: 5_000n,
+    network: 'stacks:2147483648',
+    rawTx: new Uint8Array([1, 2, 3]),
+    ...overrides,
+  }
+}
+
 test.group('Claiming a payment', (group) => {
   let claims: PaymentClaims
   let request: (n: number, overrides?: Partial<ClaimRequest>) => ClaimRequest
@@ -22,16 +39,7 @@ test.group('Claiming a payment', (group) => {
   group.each.setup(async () => {
     claims = await app.container.make(PaymentClaims)
     const feed = await Feed.findByOrFail('slug', 'whale-alerts')
-    request = (n, overrides = {}) => ({
-      txid: txid(n),
-      feedId: feed.id,
-      resource: 'GET /feeds/whale-alerts',
-      payer: PAYER,
-      amount: 5_000n,
-      network: 'stacks:2147483648',
-      rawTx: new Uint8Array([1, 2, 3]),
-      ...overrides,
-    })
+    request = (n, overrides = {}) => claimRequest(feed.id, n, overrides)
   })
 
   test('the first request claims a transaction, every later one sees it in flight', async ({
@@ -102,15 +110,7 @@ test.group('Claiming a payment from many connections at once', (group) => {
   }) => {
     const claims = await app.container.make(PaymentClaims)
     const feed = await Feed.findByOrFail('slug', 'whale-alerts')
-    const request: ClaimRequest = {
-      txid: txid(2),
-      feedId: feed.id,
-      resource: 'GET /feeds/whale-alerts',
-      payer: PAYER,
-      amount: 5_000n,
-      network: 'stacks:2147483648',
-      rawTx: new Uint8Array([1, 2, 3]),
-    }
+    const request = claimRequest(feed.id, 2)
 
     const outcomes = await Promise.all(Array.from({ length: 50 }, () => claims.claim(request)))
 
