@@ -2,9 +2,12 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import type { ChainConfig } from '#config/chain'
+import type { PaymentsConfig } from '#config/payments'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 
 /**
- * Binds the chain collaborators. Both are classes, so tests swap them with
+ * Binds the chain collaborators, and the per-process confirmation watcher
+ * that shares one batched status poll between every waiting payment. Both are classes, so tests swap them with
  * app.container.swap (e.g. a StacksClient pointed at an in-process devnet).
  */
 export default class ChainProvider {
@@ -19,9 +22,20 @@ export default class ChainProvider {
         timeoutMs: config.requestTimeoutMs,
       })
     })
+    this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
+      const config = this.app.config.get<PaymentsConfig>('payments')
+      return new ConfirmationWatcher(await resolver.make(StacksClient), config.confirmation)
+    })
     this.app.container.singleton(PlatformWallet, () => {
       const config = this.app.config.get<ChainConfig>('chain')
       return new PlatformWallet(config.platformPrivateKey, config.network)
     })
+  }
+
+  async shutdown() {
+    if (this.app.container.hasBinding(ConfirmationWatcher)) {
+      const watcher = await this.app.container.make(ConfirmationWatcher)
+      watcher.stop()
+    }
   }
 }

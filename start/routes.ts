@@ -8,3 +8,4 @@
 */
 import '#health/routes'
 import '#feeds/routes'
+import '#payments/routes'

@@ -15,6 +15,8 @@ export type PaymentErrorCode =
   | 'fee_too_high'
   | 'insufficient_funds'
   | 'bad_nonce'
+  | 'invalid_x402_version'
+  | 'unsupported_scheme'
 
 export const PAYMENT_ERROR_CODES: readonly PaymentErrorCode[] = Object.freeze([
   'invalid_payload',
@@ -28,6 +30,8 @@ export const PAYMENT_ERROR_CODES: readonly PaymentErrorCode[] = Object.freeze([
   'fee_too_high',
   'insufficient_funds',
   'bad_nonce',
+  'invalid_x402_version',
+  'unsupported_scheme',
 ])
 
 export type VerificationFailure = { code: PaymentErrorCode; message: string }

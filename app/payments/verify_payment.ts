@@ -157,10 +157,9 @@ export function decodeAndCheckTransaction(
 }
 
 /**
- * decodeAndCheckTransaction, then one account look-up for the payer: the
- * balance must cover amount + fee and the nonce must not be used yet. Node
- * errors from `chain` propagate (the caller decides between 502 and 503);
- * caching look-ups per payer is the caller's `chain` concern.
+ * decodeAndCheckTransaction, then checkPayerAccount. Node errors from `chain`
+ * propagate (the caller decides between 502 and 503); caching look-ups per
+ * payer is the caller's `chain` concern.
  */
 export async function verifyPayment(
   hex: string,
@@ -170,8 +169,17 @@ export async function verifyPayment(
 ): Promise<VerificationResult> {
   const checked = decodeAndCheckTransaction(hex, requirement, options)
   if (!checked.ok) return checked
-  const { payment } = checked
+  return checkPayerAccount(checked.payment, chain)
+}
 
+/**
+ * One account look-up for the payer of a transaction not yet on chain: the
+ * balance must cover amount + fee and the nonce must not be used yet.
+ */
+export async function checkPayerAccount(
+  payment: VerifiedPayment,
+  chain: PayerAccounts
+): Promise<VerificationResult> {
   const account = await chain.getAccount(payment.payer)
   const needed = payment.amount + payment.fee
   if (account.balance < needed) {
@@ -192,7 +200,7 @@ export async function verifyPayment(
       ),
     }
   }
-  return checked
+  return { ok: true, payment }
 }
 
 function hexByte(value: number): string {

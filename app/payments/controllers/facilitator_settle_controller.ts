@@ -1,0 +1,13 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { Facilitator } from '#payments/facilitator'
+import { facilitatorRequestValidator } from '#payments/validators/facilitator_validator'
+
+@inject()
+export default class FacilitatorSettleController {
+  constructor(private facilitator: Facilitator) {}
+
+  async handle({ request }: HttpContext) {
+    return this.facilitator.settle(await request.validateUsing(facilitatorRequestValidator))
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Time budgets and limits of the paid call and the facilitator. Every one is
+ * configurable so tests never wait on real time (ARCHITECTURE §11).
+ */
+const paymentsConfig = {
+  /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
+  settlementBudgetMs: 25_000,
+  broadcast: { attempts: 3, firstDelayMs: 500 },
+  confirmation: { firstPollMs: 500, pollIntervalMs: 2_000 },
+  /** Highest network fee a payment may carry, in µSTX. */
+  maxFeeMicrostx: 100_000n,
+}
+
+export default paymentsConfig
+export type PaymentsConfig = typeof paymentsConfig
