@@ -9,3 +9,4 @@
 import '#health/routes'
 import '#feeds/routes'
 import '#payments/routes'
+import '#stats/routes'

@@ -1,0 +1,11 @@
+import { inject } from '@adonisjs/core'
+import { PublicStats } from '#stats/public_stats'
+
+@inject()
+export default class ShowLeaderboardController {
+  constructor(private stats: PublicStats) {}
+
+  async handle() {
+    return this.stats.leaderboard()
+  }
+}

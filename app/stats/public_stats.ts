@@ -1,0 +1,130 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { Clock } from '#core/clock'
+import { summariseStats } from '#feeds/feed_stats'
+import { parseMicrostx, stxNumber } from '#ledger/money'
+import { shortAddress } from '#stats/agent_name'
+import { reputation } from '#stats/reputation'
+import { timeAgo } from '#stats/time_ago'
+
+export const LEADERBOARD_SIZE = 50
+
+/**
+ * GET /stats, /activity and /leaderboard. Each reads rollup rows (one per
+ * feed, one per agent) or the newest log rows by primary key: the cost does
+ * not grow with the query log.
+ */
+@inject()
+export class PublicStats {
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
+
+  async stats() {
+    const rows = await this.db
+      .from('feeds')
+      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
+      .where('feeds.status', 'active')
+      .orderBy('feeds.slug')
+      .select(
+        'feeds.slug',
+        'feed_stats.total_queries',
+        'feed_stats.total_response_ms',
+        'feed_stats.source_calls',
+        'feed_stats.source_failures'
+      )
+    let queries = 0
+    let responseMs = 0
+    let calls = 0
+    let failures = 0
+    const breakdown = rows.map((row) => {
+      const summary = summariseStats(row)
+      queries += Number(row.total_queries)
+      responseMs += Number(row.total_response_ms)
+      calls += Number(row.source_calls)
+      failures += Number(row.source_failures)
+      return {
+        feed_id: row.slug as string,
+        queries: summary.total_queries,
+        avg_response_ms: summary.avg_response_ms,
+        error_rate:
+          Number(row.source_calls) === 0
+            ? 0
+            : round4(Number(row.source_failures) / Number(row.source_calls)),
+      }
+    })
+    const overall = summariseStats({
+      total_queries: queries,
+      total_response_ms: responseMs,
+      source_calls: calls,
+      source_failures: failures,
+    })
+    const { score, tier } = reputation(queries, overall.avg_response_ms, overall.uptime_percent)
+    return {
+      total_queries_served: queries,
+      reputation_score: score,
+      tier,
+      uptime_percent: overall.uptime_percent,
+      feed_breakdown: breakdown,
+    }
+  }
+
+  async activity(limit: number) {
+    const [totals, rows] = await Promise.all([
+      this.db
+        .from('agent_stats')
+        .select(
+          this.db.raw('count(*) AS agents'),
+          this.db.raw('coalesce(sum(total_spent_microstx), 0) AS spent')
+        )
+        .first(),
+      this.db
+        .from('query_log')
+        .join('feeds', 'feeds.id', 'query_log.feed_id')
+        .orderBy('query_log.id', 'desc')
+        .limit(limit)
+        .select('query_log.*', 'feeds.slug'),
+    ])
+    const now = this.clock.now()
+    return {
+      total_revenue_stx: stxNumber(parseMicrostx(totals?.spent ?? '0')),
+      unique_agents: Number(totals?.agents ?? 0),
+      activity: rows.map((row) => ({
+        id: Number(row.id),
+        feed: row.slug as string,
+        agent_name: (row.agent_name as string | null) ?? shortAddress(row.payer),
+        agent_short: shortAddress(row.payer),
+        price_stx: stxNumber(parseMicrostx(row.price_microstx)),
+        response_ms: row.response_ms as number,
+        is_onchain: true,
+        tx_hash: `0x${row.txid}`,
+        time_ago: timeAgo(new Date(row.created_at).getTime(), now),
+      })),
+    }
+  }
+
+  async leaderboard() {
+    const rows = await this.db
+      .from('agent_stats')
+      .orderBy([
+        { column: 'total_spent_microstx', order: 'desc' },
+        { column: 'total_queries', order: 'desc' },
+        { column: 'payer', order: 'asc' },
+      ])
+      .limit(LEADERBOARD_SIZE)
+    return {
+      agents: rows.map((row, index) => ({
+        rank: index + 1,
+        agent_name: (row.agent_name as string | null) ?? shortAddress(row.payer),
+        address_short: shortAddress(row.payer),
+        total_queries: Number(row.total_queries),
+        total_spent_stx: stxNumber(parseMicrostx(row.total_spent_microstx)),
+      })),
+    }
+  }
+}
+
+function round4(value: number) {
+  return Math.round(value * 10_000) / 10_000
+}
