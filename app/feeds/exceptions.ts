@@ -14,3 +14,9 @@ export const E_UNKNOWN_SOURCE_DRIVER = createError<[driver: string]>(
   'E_UNKNOWN_SOURCE_DRIVER',
   500
 )
+
+export const E_FEED_UNAVAILABLE = createError<[feed: string]>(
+  'Feed "%s" is paused by its provider',
+  'E_FEED_UNAVAILABLE',
+  503
+)

@@ -15,3 +15,12 @@ router
   })
   .prefix('/facilitator')
   .as('facilitator')
+
+const ServeBuiltinFeedController = () =>
+  import('#payments/controllers/serve_builtin_feed_controller')
+
+router.get('/feeds/:id', [ServeBuiltinFeedController, 'handle']).as('feeds.builtin')
+
+const ShowPaymentController = () => import('#payments/controllers/show_payment_controller')
+
+router.get('/payments/:txid', [ShowPaymentController, 'handle']).as('payments.show')

@@ -1,0 +1,221 @@
+import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { StacksClient } from '#chain/stacks_client'
+import { Clock } from '#core/clock'
+import type { ChainConfig } from '#config/chain'
+import type { PaymentsConfig } from '#config/payments'
+import { FeedReader } from '#feeds/feed_reader'
+import { formatStx } from '#ledger/money'
+import type Feed from '#models/feed'
+import { broadcastTransaction } from '#payments/broadcast_transaction'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentRecorder } from '#payments/payment_recorder'
+import { newReceiptToken } from '#payments/receipts'
+import { checkPayerAccount, decodeAndCheckTransaction } from '#payments/verify_payment'
+import {
+  type PaymentRequired,
+  type SettlementResponse,
+  paymentRequired,
+  resourceIdentity,
+} from '#payments/x402'
+import { decodePaymentSignature } from '#payments/x402_codec'
+
+export interface PaidCallRequest {
+  feed: Feed
+  path: string
+  /** The query parameters the driver accepted. */
+  query: Record<string, string>
+  paymentHeader?: string
+  agentName?: string
+  startedAt: number
+}
+
+export type PaidCallResult =
+  | { kind: 'payment_required'; body: PaymentRequired; settlement?: SettlementResponse }
+  | { kind: 'paid'; body: unknown; settlement: SettlementResponse }
+  | { kind: 'pending'; body: unknown; settlement: SettlementResponse; retryAfterSeconds: number }
+  | { kind: 'too_many_in_flight'; settlement: SettlementResponse }
+  | { kind: 'unavailable'; settlement: SettlementResponse }
+
+/**
+ * One paid call, in the order of ARCHITECTURE §4: requirements → decode →
+ * verify → claim (committed before any network I/O) → fetch → store the
+ * response → broadcast → wait for the block within the request's budget →
+ * record (payment, ledger, query log in one transaction) → respond. The buyer
+ * is charged only for data it receives; no lock is held across network calls.
+ */
+@inject()
+export class ServePaidCall {
+  constructor(
+    private reader: FeedReader,
+    private claims: PaymentClaims,
+    private recorder: PaymentRecorder,
+    private stacks: StacksClient,
+    private watcher: ConfirmationWatcher,
+    private wallet: PlatformWallet,
+    private clock: Clock
+  ) {}
+
+  async execute(request: PaidCallRequest): Promise<PaidCallResult> {
+    const chain = app.config.get<ChainConfig>('chain')
+    const config = app.config.get<PaymentsConfig>('payments')
+    const network = chain.network.caip2
+    const requirements = (error?: string) =>
+      paymentRequired({
+        baseUrl: app.config.get<string>('app.publicUrl'),
+        path: request.path,
+        query: request.query,
+        description: request.feed.description || request.feed.displayName,
+        price: request.feed.priceMicrostx,
+        payTo: this.wallet.address,
+        network: chain.network,
+        error,
+      })
+    const refused = (code: string, settlement?: Partial<SettlementResponse>): PaidCallResult => ({
+      kind: 'payment_required',
+      body: requirements(code),
+      settlement: { success: false, transaction: '', network, errorReason: code, ...settlement },
+    })
+
+    if (!request.paymentHeader) return { kind: 'payment_required', body: requirements() }
+
+    const decoded = await decodePaymentSignature(request.paymentHeader, requirements().accepts[0])
+    if (!decoded.ok) return refused(decoded.code)
+    const checked = decodeAndCheckTransaction(
+      decoded.payment.transaction,
+      { amount: request.feed.priceMicrostx, payTo: this.wallet.address, network: chain.network },
+      { maxFee: config.maxFeeMicrostx }
+    )
+    if (!checked.ok) return refused(checked.failure.code)
+    const payment = checked.payment
+    const settlement = (success: boolean, errorReason?: string): SettlementResponse => ({
+      success,
+      transaction: `0x${payment.txid}`,
+      network,
+      payer: payment.payer,
+      ...(errorReason ? { errorReason } : {}),
+    })
+
+    const claim = await this.claims.claim({
+      txid: payment.txid,
+      feedId: request.feed.id,
+      resource: resourceIdentity('GET', request.path, request.query),
+      payer: payment.payer,
+      amount: payment.amount,
+      network,
+      rawTx: payment.bytes,
+      paymentIdentifier: decoded.payment.paymentIdentifier,
+      agentName: request.agentName,
+    })
+    switch (claim.outcome) {
+      case 'redeemed': {
+        const sameClient =
+          decoded.payment.paymentIdentifier !== undefined &&
+          claim.payment.payment_identifier === decoded.payment.paymentIdentifier
+        return sameClient
+          ? { kind: 'paid', body: claim.payment.response, settlement: settlement(true) }
+          : refused('payment_already_used', {
+              transaction: `0x${payment.txid}`,
+              payer: payment.payer,
+            })
+      }
+      case 'failed':
+        return refused('payment_failed', { transaction: `0x${payment.txid}`, payer: payment.payer })
+      case 'in_flight':
+        return this.#pending(payment.txid, settlement(false, 'settlement_pending'), undefined)
+      case 'too_many_in_flight':
+        return {
+          kind: 'too_many_in_flight',
+          settlement: settlement(false, 'too_many_payments_in_flight'),
+        }
+      case 'claimed':
+        break
+      default: {
+        const unknownOutcome: never = claim
+        throw new Error(`unknown claim outcome ${JSON.stringify(unknownOutcome)}`)
+      }
+    }
+
+    let broadcastStarted = false
+    try {
+      const known = await this.stacks.getTransaction(payment.txid)
+      if (!known) {
+        const account = await checkPayerAccount(payment, this.stacks)
+        if (!account.ok) {
+          await this.claims.abandon(payment.txid, account.failure.code)
+          return refused(account.failure.code, {
+            transaction: `0x${payment.txid}`,
+            payer: payment.payer,
+          })
+        }
+      }
+
+      const served = await this.reader.read(request.feed, request.query)
+      const body = {
+        data: served.data,
+        price: Number(request.feed.priceMicrostx),
+        price_stx: formatStx(request.feed.priceMicrostx),
+        data_source: served.data_source,
+        last_updated: served.last_updated,
+        ...(served.stale ? { stale: true } : {}),
+      }
+      await this.recorder.storeResponse(payment.txid, body, this.clock.now() - request.startedAt)
+
+      await this.recorder.markBroadcast(payment.txid)
+      broadcastStarted = true
+      if (!known) {
+        const outcome = await broadcastTransaction(this.stacks, payment.bytes, config.broadcast)
+        if (outcome.kind === 'rejected') {
+          await this.recorder.markFailed(payment.txid, outcome.code)
+          return refused(outcome.code, { transaction: `0x${payment.txid}`, payer: payment.payer })
+        }
+        if (outcome.kind === 'rate_limited') {
+          await this.recorder.release(payment.txid, 'rate_limited')
+          return { kind: 'unavailable', settlement: settlement(false, 'rate_limited') }
+        }
+      }
+
+      const remaining = Math.max(
+        0,
+        config.settlementBudgetMs - (this.clock.now() - request.startedAt)
+      )
+      const confirmation = await this.watcher.wait(payment.txid, remaining)
+      if (confirmation.state === 'confirmed') {
+        await this.recorder.confirm(payment.txid, confirmation.status.blockHeight)
+        return { kind: 'paid', body, settlement: settlement(true) }
+      }
+      if (confirmation.state === 'failed') {
+        await this.recorder.markFailed(payment.txid, confirmation.status.status)
+        return refused('payment_failed', { transaction: `0x${payment.txid}`, payer: payment.payer })
+      }
+      return this.#pending(payment.txid, settlement(false, 'settlement_pending'), newReceiptToken())
+    } catch (error) {
+      if (!broadcastStarted) await this.claims.abandon(payment.txid, 'request_failed')
+      throw error
+    }
+  }
+
+  async #pending(
+    txid: string,
+    settlement: SettlementResponse,
+    receipt: { token: string; hash: string } | undefined
+  ): Promise<PaidCallResult> {
+    if (receipt) await this.recorder.setReceipt(txid, receipt.hash)
+    return {
+      kind: 'pending',
+      settlement,
+      retryAfterSeconds: 5,
+      body: {
+        x402Version: 2,
+        error: 'settlement_pending',
+        receipt: {
+          txid: `0x${txid}`,
+          ...(receipt ? { token: receipt.token } : {}),
+          status_url: `/payments/0x${txid}`,
+        },
+      },
+    }
+  }
+}

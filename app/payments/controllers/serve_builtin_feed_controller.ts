@@ -1,0 +1,80 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { Clock } from '#core/clock'
+import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
+import { FeedReader } from '#feeds/feed_reader'
+import Feed from '#models/feed'
+import { type PaidCallResult, ServePaidCall } from '#payments/actions/serve_paid_call'
+import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
+import { sanitiseAgentName } from '#stats/agent_name'
+
+/**
+ * GET /feeds/:id. Check order: unknown feed 404 → paused 503 → invalid query
+ * 422 → payment (402, 200, 202 or 429).
+ */
+@inject()
+export default class ServeBuiltinFeedController {
+  constructor(
+    private reader: FeedReader,
+    private servePaidCall: ServePaidCall,
+    private clock: Clock
+  ) {}
+
+  async handle({ params, request, response }: HttpContext) {
+    const startedAt = this.clock.now()
+    const feed = await Feed.query()
+      .where('slug', String(params.id))
+      .whereNull('provider_id')
+      .first()
+    if (!feed) throw new E_FEED_NOT_FOUND([String(params.id)])
+    if (feed.status !== 'active') throw new E_FEED_UNAVAILABLE([feed.slug])
+    const query = (await this.reader.validateQuery(feed, request.qs())) as Record<string, string>
+
+    const result = await this.servePaidCall.execute({
+      feed,
+      path: `/feeds/${feed.slug}`,
+      query,
+      paymentHeader: request.header('payment-signature'),
+      agentName: sanitiseAgentName(request.header('x-agent-name')),
+      startedAt,
+    })
+    return send(response, result)
+  }
+}
+
+function send(response: HttpContext['response'], result: PaidCallResult) {
+  response.header('access-control-expose-headers', 'payment-required, payment-response')
+  if ('settlement' in result && result.settlement) {
+    response.header('payment-response', encodeSettlementResponse(result.settlement))
+  }
+  switch (result.kind) {
+    case 'payment_required':
+      response.header('payment-required', encodeHeader(result.body))
+      return response.status(402).send(result.body)
+    case 'paid':
+      return response.status(200).send(result.body)
+    case 'pending':
+      response.header('retry-after', String(result.retryAfterSeconds))
+      return response.status(202).send(result.body)
+    case 'too_many_in_flight':
+      response.header('retry-after', '5')
+      return response.status(429).send({
+        error: {
+          code: 'too_many_payments_in_flight',
+          message: 'This payer already has 5 payments settling',
+        },
+      })
+    case 'unavailable':
+      response.header('retry-after', '5')
+      return response.status(503).send({
+        error: {
+          code: 'settlement_unavailable',
+          message: 'The Stacks node is rate-limiting; nothing was charged',
+        },
+      })
+    default: {
+      const unknownResult: never = result
+      throw new Error(`unknown paid call result ${JSON.stringify(unknownResult)}`)
+    }
+  }
+}

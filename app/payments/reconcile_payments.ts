@@ -1,0 +1,64 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { StacksClient } from '#chain/stacks_client'
+import { PaymentRecorder } from '#payments/payment_recorder'
+
+export interface ReconcileOptions {
+  /** Rows untouched for this long are this run's to finish. */
+  graceSeconds: number
+  /** A row unknown to the chain this long after its last move was never broadcast (or was dropped). */
+  releaseAfterSeconds: number
+  batchSize: number
+}
+
+/**
+ * Finishes payments whose request is gone (the buyer left, a 202, a crash):
+ * confirmed on chain → recorded and credited; failed on chain → failed;
+ * never seen by the chain → released (nothing charged). Rows are leased by
+ * bumping updated_at under FOR UPDATE SKIP LOCKED, so several instances
+ * never work on the same row, and no lock is held across network calls.
+ */
+@inject()
+export class ReconcilePayments {
+  constructor(
+    private db: Database,
+    private stacks: StacksClient,
+    private recorder: PaymentRecorder
+  ) {}
+
+  async run(options: ReconcileOptions) {
+    const leased = await this.db.rawQuery(
+      `WITH due AS (
+         SELECT txid FROM payments
+         WHERE status IN ('claimed', 'broadcast') AND updated_at < clock_timestamp() - make_interval(secs => ?)
+         ORDER BY updated_at
+         LIMIT ?
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE payments p SET updated_at = clock_timestamp()
+       FROM due WHERE p.txid = due.txid
+       RETURNING p.txid, p.status, extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
+      [options.graceSeconds, options.batchSize]
+    )
+    const rows = leased.rows as { txid: string; status: string; age_seconds: string }[]
+    const summary = { confirmed: 0, failed: 0, released: 0, pending: 0 }
+    if (rows.length === 0) return summary
+
+    const statuses = await this.stacks.getTransactions(rows.map((row) => row.txid))
+    for (const row of rows) {
+      const status = statuses.get(row.txid)
+      if (status?.confirmed) {
+        if (await this.recorder.confirm(row.txid, status.blockHeight)) summary.confirmed++
+      } else if (status?.failed) {
+        await this.recorder.markFailed(row.txid, status.status)
+        summary.failed++
+      } else if (!status && Number(row.age_seconds) >= options.releaseAfterSeconds) {
+        await this.recorder.release(row.txid, 'never_seen_on_chain')
+        summary.released++
+      } else {
+        summary.pending++
+      }
+    }
+    return summary
+  }
+}

@@ -1,0 +1,25 @@
+import { BaseCommand } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { ReconcilePayments } from '#payments/reconcile_payments'
+
+/**
+ * Run every minute (cron or a scheduler): finishes payments whose buyer did
+ * not stay for the confirmation. Safe on several instances at once.
+ */
+export default class PaymentsReconcile extends BaseCommand {
+  static commandName = 'payments:reconcile'
+  static description = 'Record, fail or release payments whose request ended before settlement'
+  static options: CommandOptions = { startApp: true }
+
+  async run() {
+    const reconcile = await this.app.container.make(ReconcilePayments)
+    const summary = await reconcile.run({
+      graceSeconds: 30,
+      releaseAfterSeconds: 600,
+      batchSize: 500,
+    })
+    this.logger.info(
+      `payments reconciled: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.released} released, ${summary.pending} still pending`
+    )
+  }
+}

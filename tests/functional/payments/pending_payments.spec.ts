@@ -1,0 +1,134 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { FeedCache } from '#feeds/feed_cache'
+import { Ledger, accounts } from '#ledger/ledger'
+import { ReconcilePayments } from '#payments/reconcile_payments'
+import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
+import { transfer } from '#tests/support/devnet'
+import { paymentHeader, pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
+
+test.group('Payments still settling when the request ends', (group) => {
+  let devnet: Devnet
+  let payTo: string
+
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(async () => {
+    const chain = await pointAppAtDevnet()
+    const feeds = await pointBuiltinFeedsAtSimulator()
+    devnet = chain.devnet
+    const wallet = await app.container.make(PlatformWallet)
+    payTo = wallet.address
+    const cache = await app.container.make(FeedCache)
+    cache.clear()
+    app.config.set('payments.settlementBudgetMs', 150)
+    return async () => {
+      app.config.set('payments.settlementBudgetMs', 25_000)
+      await feeds.restore()
+      await chain.cleanup()
+    }
+  })
+
+  async function payPending(client: import('@japa/api-client').ApiClient) {
+    const requirements = await client.get('/feeds/whale-alerts')
+    const tx = await transfer({ recipient: payTo, amount: 5_000n })
+    const response = await client
+      .get('/feeds/whale-alerts')
+      .header('payment-signature', paymentHeader(requirements.body(), tx.serialize()))
+    return { tx, response }
+  }
+
+  test('a payment not confirmed within the budget gets 202 and a receipt to collect the data', async ({
+    client,
+    assert,
+  }) => {
+    const { tx, response } = await payPending(client)
+
+    response.assertStatus(202)
+    assert.equal(response.header('retry-after'), '5')
+    const receipt = response.body().receipt
+    assert.containsSubset(response.body(), {
+      x402Version: 2,
+      error: 'settlement_pending',
+      receipt: { txid: `0x${tx.txid()}`, status_url: `/payments/0x${tx.txid()}` },
+    })
+    assert.isString(receipt.token)
+
+    const early = await client.get(receipt.status_url).header('x-payment-receipt', receipt.token)
+    early.assertStatus(202)
+
+    await devnet.mine()
+    const collected = await client
+      .get(receipt.status_url)
+      .header('x-payment-receipt', receipt.token)
+    const again = await client.get(receipt.status_url).header('x-payment-receipt', receipt.token)
+
+    collected.assertStatus(200)
+    assert.containsSubset(collected.body(), { price: 5000, price_stx: '0.005' })
+    assert.deepEqual(again.body(), collected.body())
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+  })
+
+  test('a wrong or missing receipt learns nothing', async ({ client }) => {
+    const { tx } = await payPending(client)
+
+    const wrong = await client.get(`/payments/0x${tx.txid()}`).header('x-payment-receipt', 'guess')
+    const missing = await client.get(`/payments/0x${tx.txid()}`)
+    const malformed = await client.get('/payments/not-a-txid')
+
+    wrong.assertStatus(404)
+    missing.assertStatus(404)
+    malformed.assertStatus(404)
+    malformed.assertBodyContains({ error: { code: 'payment_not_found' } })
+  })
+
+  test('the reconcile job credits a payment whose buyer never came back, exactly once', async ({
+    client,
+    assert,
+  }) => {
+    await payPending(client)
+    await devnet.mine()
+    const reconcile = await app.container.make(ReconcilePayments)
+    const options = { graceSeconds: 0, releaseAfterSeconds: 600, batchSize: 10 }
+
+    const first = await reconcile.run(options)
+    const second = await reconcile.run(options)
+
+    assert.deepInclude(first, { confirmed: 1 })
+    assert.deepInclude(second, { confirmed: 0 })
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+    const stats = await client.get('/stats')
+    assert.equal(stats.body().total_queries_served, 1)
+  })
+
+  test('the reconcile job releases a claim the chain never saw', async ({ assert }) => {
+    const db = await app.container.make('lucid.db')
+    const feed = await db.from('feeds').where('slug', 'whale-alerts').first()
+    await db.table('payments').insert({
+      txid: 'ab'.repeat(32),
+      feed_id: feed.id,
+      resource: 'GET /feeds/whale-alerts',
+      payer: 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5',
+      amount_microstx: 5000,
+      network: 'stacks:2147483648',
+      raw_tx: Buffer.from([1]),
+      status: 'broadcast',
+      claimed_at: new Date(Date.now() - 3_600_000),
+      updated_at: new Date(Date.now() - 3_600_000),
+    })
+    const reconcile = await app.container.make(ReconcilePayments)
+
+    const summary = await reconcile.run({
+      graceSeconds: 30,
+      releaseAfterSeconds: 600,
+      batchSize: 10,
+    })
+
+    assert.deepInclude(summary, { released: 1 })
+    const row = await db.from('payments').where('txid', 'ab'.repeat(32)).first()
+    assert.equal(row.status, 'abandoned')
+  })
+})
