@@ -6,7 +6,11 @@ export default defineConfig({
   /*
   | Ace commands from packages; our own are scanned from ./commands.
   */
-  commands: [() => import('@adonisjs/core/commands'), () => import('@adonisjs/lucid/commands')],
+  commands: [
+    () => import('@adonisjs/core/commands'),
+    () => import('@adonisjs/lucid/commands'),
+    () => import('adonisjs-scheduler/commands'),
+  ],
 
   /*
   | The embedded PostgreSQL provider comes first: it must be up (and its port
@@ -23,9 +27,20 @@ export default defineConfig({
     () => import('@adonisjs/lucid/database_provider'),
     () => import('#providers/chain_provider'),
     () => import('#providers/feeds_provider'),
+    {
+      file: () => import('adonisjs-scheduler/scheduler_provider'),
+      environment: ['console'],
+    },
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    {
+      file: () => import('#start/scheduler'),
+      environment: ['console'],
+    },
+  ],
 
   tests: {
     suites: [

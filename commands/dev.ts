@@ -12,8 +12,9 @@ const PLATFORM_FUNDING = 1_000_000_000_000n
 /**
  * `npm run dev`: the whole service on its embedded defaults. This process owns
  * the long-lived pieces (the embedded PostgreSQL cluster, the local devnet,
- * the upstream simulator the built-in feeds read), so restarting the HTTP
- * server on a code change keeps the chain and the data.
+ * the upstream simulator the built-in feeds read, the scheduled jobs of
+ * start/scheduler.ts), so restarting the HTTP server on a code change keeps
+ * the chain and the data.
  */
 export default class Dev extends BaseCommand {
   static commandName = 'dev'
@@ -38,6 +39,7 @@ export default class Dev extends BaseCommand {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
 
+    await this.kernel.exec('scheduler:run', [])
     await this.kernel.exec('serve', ['--watch', '--no-clear'])
   }
 
