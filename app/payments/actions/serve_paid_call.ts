@@ -113,7 +113,8 @@ export class ServePaidCall {
       case 'redeemed': {
         const sameClient =
           decoded.payment.paymentIdentifier !== undefined &&
-          claim.payment.payment_identifier === decoded.payment.paymentIdentifier
+          claim.payment.payment_identifier === decoded.payment.paymentIdentifier &&
+          claim.payment.resource === resourceIdentity('GET', request.path, request.query)
         return sameClient
           ? { kind: 'paid', body: claim.payment.response, settlement: settlement(true) }
           : refused('payment_already_used', {

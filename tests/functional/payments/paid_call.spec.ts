@@ -152,6 +152,13 @@ test.group('Paying for a built-in feed', (group) => {
     stranger.assertBodyContains({ error: 'payment_already_used' })
     otherFeed.assertStatus(402)
     otherFeed.assertBodyContains({ error: 'payment_already_used' })
+    const sameIdOtherFeed = await client
+      .get('/feeds/governance')
+      .header(
+        'payment-signature',
+        paymentHeader(await requirementsOf('governance', client), hex, 'client-secret-id-0001')
+      )
+    sameIdOtherFeed.assertStatus(402)
   })
 
   test('bad payments are 402 with a stable code and charge nothing', async ({ client, assert }) => {
