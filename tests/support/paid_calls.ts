@@ -1,4 +1,10 @@
 import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
+import type { Group } from '@japa/runner/core'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { FeedCache } from '#feeds/feed_cache'
+import { LedgerAudit } from '#ledger/ledger_audit'
+import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
@@ -51,4 +57,55 @@ export function paymentHeader(
 
 export function decodeHeader<T = Record<string, unknown>>(value: string | undefined): T {
   return JSON.parse(Buffer.from(value ?? '', 'base64').toString('utf8')) as T
+}
+
+export interface PaidCallStack {
+  devnet: Devnet
+  simulator: UpstreamSimulator
+  /** The platform wallet: payTo of every payment. */
+  payTo: string
+}
+
+/**
+ * Everything a paid call touches, per test: a global DB transaction, a devnet
+ * (instant blocks or manual), the upstream simulator behind the built-in
+ * feeds, an empty feed cache and a settlement budget; after each test the
+ * ledger must balance.
+ */
+export function usePaidCallStack(
+  group: Group,
+  options: { blockTimeMs: number | null; settlementBudgetMs: number }
+) {
+  const stack = {} as PaidCallStack
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(async () => {
+    const chain = await pointAppAtDevnet({ blockTimeMs: options.blockTimeMs })
+    const feeds = await pointBuiltinFeedsAtSimulator()
+    const wallet = await app.container.make(PlatformWallet)
+    const cache = await app.container.make(FeedCache)
+    cache.clear()
+    const budget = app.config.get<number>('payments.settlementBudgetMs')
+    const firstDelay = app.config.get<number>('payments.broadcast.firstDelayMs')
+    app.config.set('payments.settlementBudgetMs', options.settlementBudgetMs)
+    app.config.set('payments.broadcast.firstDelayMs', 5)
+    Object.assign(stack, {
+      devnet: chain.devnet,
+      simulator: feeds.simulator,
+      payTo: wallet.address,
+    })
+    return async () => {
+      app.config.set('payments.settlementBudgetMs', budget)
+      app.config.set('payments.broadcast.firstDelayMs', firstDelay)
+      await feeds.restore()
+      await chain.cleanup()
+    }
+  })
+  group.each.teardown(async () => {
+    const audit = await app.container.make(LedgerAudit)
+    const report = await audit.run()
+    if (report.discrepancies.length > 0) {
+      throw new Error(`ledger unbalanced: ${report.discrepancies.join('; ')}`)
+    }
+  })
+  return stack
 }

@@ -1,48 +1,12 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
-import { FeedCache } from '#feeds/feed_cache'
-import { PlatformWallet } from '#chain/platform_wallet'
 import { Ledger, accounts } from '#ledger/ledger'
-import { LedgerAudit } from '#ledger/ledger_audit'
-import type { UpstreamSimulator } from '#feeds/builtin/simulator/upstream_simulator'
-import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { SENDER, transfer } from '#tests/support/devnet'
-import {
-  decodeHeader,
-  paymentHeader,
-  pointBuiltinFeedsAtSimulator,
-} from '#tests/support/paid_calls'
+import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 
 test.group('Paying for a built-in feed', (group) => {
-  let devnet: Devnet
-  let simulator: UpstreamSimulator
-  let payTo: string
-
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(async () => {
-    const chain = await pointAppAtDevnet({ blockTimeMs: 0 })
-    const feeds = await pointBuiltinFeedsAtSimulator()
-    devnet = chain.devnet
-    simulator = feeds.simulator
-    const wallet = await app.container.make(PlatformWallet)
-    payTo = wallet.address
-    const cache = await app.container.make(FeedCache)
-    cache.clear()
-    app.config.set('payments.settlementBudgetMs', 3_000)
-    app.config.set('payments.broadcast.firstDelayMs', 5)
-    return async () => {
-      await feeds.restore()
-      await chain.cleanup()
-    }
-  })
-  group.each.teardown(async () => {
-    const audit = await app.container.make(LedgerAudit)
-    const report = await audit.run()
-    if (report.discrepancies.length > 0)
-      throw new Error(`ledger unbalanced: ${report.discrepancies.join('; ')}`)
-  })
+  const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
 
   async function requirementsOf(feed: string, client: ApiClient) {
     const response = await client.get(`/feeds/${feed}`)
@@ -50,7 +14,7 @@ test.group('Paying for a built-in feed', (group) => {
   }
 
   async function signedPayment(amount = 5_000n, nonce = 0n) {
-    const tx = await transfer({ recipient: payTo, amount, nonce })
+    const tx = await transfer({ recipient: stack.payTo, amount, nonce })
     return { tx, hex: tx.serialize() }
   }
 
@@ -70,7 +34,7 @@ test.group('Paying for a built-in feed', (group) => {
           network: 'stacks:2147483648',
           amount: '5000',
           asset: 'STX',
-          payTo,
+          payTo: stack.payTo,
           maxTimeoutSeconds: 300,
         },
       ],
@@ -168,7 +132,7 @@ test.group('Paying for a built-in feed', (group) => {
       recipient: 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG',
       amount: 5_000n,
     })
-    const balanceBefore = devnet.balanceOf(payTo)
+    const balanceBefore = stack.devnet.balanceOf(stack.payTo)
 
     const cases: [string, string][] = [
       ['%%%', 'invalid_payload'],
@@ -181,8 +145,8 @@ test.group('Paying for a built-in feed', (group) => {
       response.assertStatus(402)
       response.assertBodyContains({ x402Version: 2, error: code })
     }
-    assert.equal(devnet.balanceOf(payTo), balanceBefore)
-    assert.equal(devnet.nonceOf(SENDER.address), 0n)
+    assert.equal(stack.devnet.balanceOf(stack.payTo), balanceBefore)
+    assert.equal(stack.devnet.nonceOf(SENDER.address), 0n)
   })
 
   test('when the source fails nothing is broadcast or charged, and the same payment works later', async ({
@@ -191,7 +155,7 @@ test.group('Paying for a built-in feed', (group) => {
   }) => {
     const required = await requirementsOf('gas-prediction', client)
     const { tx, hex } = await signedPayment(3_000n)
-    simulator.failNext('mempool', 'status_503', 10)
+    stack.simulator.failNext('mempool', 'status_503', 10)
 
     const failed = await client
       .get('/feeds/gas-prediction')
@@ -199,10 +163,10 @@ test.group('Paying for a built-in feed', (group) => {
 
     failed.assertStatus(503)
     failed.assertBodyContains({ error: { code: 'source_unavailable' } })
-    const onChain = await fetch(`${devnet.url}/extended/v1/tx/0x${tx.txid()}`)
+    const onChain = await fetch(`${stack.devnet.url}/extended/v1/tx/0x${tx.txid()}`)
     assert.equal(onChain.status, 404)
 
-    simulator.clearFaults()
+    stack.simulator.clearFaults()
     const retried = await client
       .get('/feeds/gas-prediction')
       .header('payment-signature', paymentHeader(required, hex))

@@ -1,38 +1,16 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
-import { PlatformWallet } from '#chain/platform_wallet'
-import { FeedCache } from '#feeds/feed_cache'
 import { Ledger, accounts } from '#ledger/ledger'
 import { ReconcilePayments } from '#payments/reconcile_payments'
-import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { transfer } from '#tests/support/devnet'
-import { paymentHeader, pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
+import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 
 test.group('Payments still settling when the request ends', (group) => {
-  let devnet: Devnet
-  let payTo: string
-
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(async () => {
-    const chain = await pointAppAtDevnet()
-    const feeds = await pointBuiltinFeedsAtSimulator()
-    devnet = chain.devnet
-    const wallet = await app.container.make(PlatformWallet)
-    payTo = wallet.address
-    const cache = await app.container.make(FeedCache)
-    cache.clear()
-    app.config.set('payments.settlementBudgetMs', 150)
-    return async () => {
-      app.config.set('payments.settlementBudgetMs', 25_000)
-      await feeds.restore()
-      await chain.cleanup()
-    }
-  })
+  const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
 
   async function payPending(client: import('@japa/api-client').ApiClient) {
     const requirements = await client.get('/feeds/whale-alerts')
-    const tx = await transfer({ recipient: payTo, amount: 5_000n })
+    const tx = await transfer({ recipient: stack.payTo, amount: 5_000n })
     const response = await client
       .get('/feeds/whale-alerts')
       .header('payment-signature', paymentHeader(requirements.body(), tx.serialize()))
@@ -58,7 +36,7 @@ test.group('Payments still settling when the request ends', (group) => {
     const early = await client.get(receipt.status_url).header('x-payment-receipt', receipt.token)
     early.assertStatus(202)
 
-    await devnet.mine()
+    await stack.devnet.mine()
     const collected = await client
       .get(receipt.status_url)
       .header('x-payment-receipt', receipt.token)
@@ -89,7 +67,7 @@ test.group('Payments still settling when the request ends', (group) => {
     assert,
   }) => {
     await payPending(client)
-    await devnet.mine()
+    await stack.devnet.mine()
     const reconcile = await app.container.make(ReconcilePayments)
     const options = { graceSeconds: 0, releaseAfterSeconds: 600, batchSize: 10 }
 
