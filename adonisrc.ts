@@ -54,6 +54,11 @@ export default defineConfig({
         name: 'functional',
         timeout: 30_000,
       },
+      {
+        files: ['bench/**/*.bench.ts'],
+        name: 'bench',
+        timeout: 600_000,
+      },
     ],
     forceExit: true,
   },

@@ -18,7 +18,7 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 }
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
-  if (suite.name === 'functional') {
+  if (suite.name === 'functional' || suite.name === 'bench') {
     return suite.setup(() => testUtils.httpServer().start())
   }
 }
