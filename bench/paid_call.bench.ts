@@ -9,6 +9,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { startDevnet } from '#chain/devnet/main'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { decodeAndCheckTransaction } from '#payments/verify_payment'
 import type { PaymentRequired } from '#payments/x402'
 import { paymentHeader, pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
@@ -92,6 +93,10 @@ test.group('Benchmark', () => {
     const watcher = new ConfirmationWatcher(client, { firstPollMs: 2, pollIntervalMs: 10 })
     app.container.swap(StacksClient, () => client)
     app.container.swap(ConfirmationWatcher, () => watcher)
+    app.container.swap(
+      CachedPayerAccounts,
+      () => new CachedPayerAccounts(client, { ttlMs: 3_000, maxEntries: 1_000, now: Date.now })
+    )
     const feeds = await pointBuiltinFeedsAtSimulator()
     const results: Record<string, string> = {}
 
@@ -217,6 +222,7 @@ test.group('Benchmark', () => {
       watcher.stop()
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)
+      app.container.restore(CachedPayerAccounts)
       await devnet.stop()
     }
   })

@@ -7,6 +7,8 @@ const paymentsConfig = {
   settlementBudgetMs: 25_000,
   broadcast: { attempts: 3, firstDelayMs: 500 },
   confirmation: { firstPollMs: 500, pollIntervalMs: 2_000 },
+  /** How long a payer's balance and nonce are reused between payments. */
+  payerAccountTtlMs: 3_000,
   /** Highest network fee a payment may carry, in µSTX. */
   maxFeeMicrostx: 100_000n,
 }

@@ -4,6 +4,8 @@ import { StacksClient } from '#chain/stacks_client'
 import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { Clock } from '#core/clock'
 
 /**
  * Binds the chain collaborators, and the per-process confirmation watcher
@@ -25,6 +27,15 @@ export default class ChainProvider {
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
       const config = this.app.config.get<PaymentsConfig>('payments')
       return new ConfirmationWatcher(await resolver.make(StacksClient), config.confirmation)
+    })
+    this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
+      const config = this.app.config.get<PaymentsConfig>('payments')
+      const clock = await resolver.make(Clock)
+      return new CachedPayerAccounts(await resolver.make(StacksClient), {
+        ttlMs: config.payerAccountTtlMs,
+        maxEntries: 10_000,
+        now: () => clock.now(),
+      })
     })
     this.app.container.singleton(PlatformWallet, () => {
       const config = this.app.config.get<ChainConfig>('chain')

@@ -10,6 +10,7 @@ import { formatStx } from '#ledger/money'
 import type Feed from '#models/feed'
 import { broadcastTransaction } from '#payments/broadcast_transaction'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentClaims } from '#payments/payment_claims'
 import { PaymentRecorder } from '#payments/payment_recorder'
 import { newReceiptToken } from '#payments/receipts'
@@ -54,6 +55,7 @@ export class ServePaidCall {
     private recorder: PaymentRecorder,
     private stacks: StacksClient,
     private watcher: ConfirmationWatcher,
+    private payerAccounts: CachedPayerAccounts,
     private wallet: PlatformWallet,
     private clock: Clock
   ) {}
@@ -143,7 +145,7 @@ export class ServePaidCall {
     try {
       const known = await this.stacks.getTransaction(payment.txid)
       if (!known) {
-        const account = await checkPayerAccount(payment, this.stacks)
+        const account = await checkPayerAccount(payment, this.payerAccounts)
         if (!account.ok) {
           await this.claims.abandon(payment.txid, account.failure.code)
           return refused(account.failure.code, {
