@@ -97,7 +97,7 @@ test.group('Benchmark', () => {
       CachedPayerAccounts,
       () => new CachedPayerAccounts(client, { ttlMs: 3_000, maxEntries: 1_000, now: Date.now })
     )
-    const feeds = await pointBuiltinFeedsAtSimulator()
+    const feeds = await pointBuiltinFeedsAtSimulator({ timeoutMs: 5_000 })
     const results: Record<string, string> = {}
 
     try {

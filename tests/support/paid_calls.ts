@@ -14,7 +14,7 @@ import type { PaymentRequired } from '#payments/x402'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 
 /** Points the app's built-in driver at a fresh upstream simulator until restored. */
-export async function pointBuiltinFeedsAtSimulator() {
+export async function pointBuiltinFeedsAtSimulator(options: { timeoutMs?: number } = {}) {
   const simulator = await new UpstreamSimulator({ hangMs: 500 }).listen()
   const baseUrls = Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [name, `${simulator.url}/${name}`])
@@ -24,7 +24,7 @@ export async function pointBuiltinFeedsAtSimulator() {
     driverFactories.builtin({
       baseUrls: baseUrls as Record<UpstreamName, string>,
       simulated: true,
-      timeoutMs: 300,
+      timeoutMs: options.timeoutMs ?? 300,
       maxBytes: 5_000_000,
       settings: TEST_SETTINGS,
     })
