@@ -1,6 +1,7 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { Clock } from '#core/clock'
 import { FeedCache } from '#feeds/feed_cache'
+import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedStats } from '#feeds/feed_stats'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
@@ -22,6 +23,9 @@ export default class FeedsProvider {
     this.app.container.alias('feeds.sources', FeedSourceManager)
     this.app.container.singleton(FeedCache, () => {
       return new FeedCache(this.app.config.get<FeedsConfig>('feeds').cache.maxEntries)
+    })
+    this.app.container.singleton(FeedDirectory, async (resolver) => {
+      return new FeedDirectory(await resolver.make(Clock))
     })
     this.app.container.singleton(FeedReader, async (resolver) => {
       return new FeedReader(

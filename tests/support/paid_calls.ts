@@ -3,6 +3,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import type { Group } from '@japa/runner/core'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { FeedCache } from '#feeds/feed_cache'
+import { FeedDirectory } from '#feeds/feed_directory'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
@@ -84,6 +85,8 @@ export function usePaidCallStack(
     const wallet = await app.container.make(PlatformWallet)
     const cache = await app.container.make(FeedCache)
     cache.clear()
+    const directory = await app.container.make(FeedDirectory)
+    directory.forget()
     const budget = app.config.get<number>('payments.settlementBudgetMs')
     const firstDelay = app.config.get<number>('payments.broadcast.firstDelayMs')
     app.config.set('payments.settlementBudgetMs', options.settlementBudgetMs)

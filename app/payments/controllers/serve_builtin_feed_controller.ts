@@ -3,7 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { Clock } from '#core/clock'
 import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
 import { FeedReader } from '#feeds/feed_reader'
-import Feed from '#models/feed'
+import { FeedDirectory } from '#feeds/feed_directory'
 import { type PaidCallResult, ServePaidCall } from '#payments/actions/serve_paid_call'
 import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
 import { sanitiseAgentName } from '#stats/agent_name'
@@ -15,6 +15,7 @@ import { sanitiseAgentName } from '#stats/agent_name'
 @inject()
 export default class ServeBuiltinFeedController {
   constructor(
+    private feeds: FeedDirectory,
     private reader: FeedReader,
     private servePaidCall: ServePaidCall,
     private clock: Clock
@@ -22,10 +23,7 @@ export default class ServeBuiltinFeedController {
 
   async handle({ params, request, response }: HttpContext) {
     const startedAt = this.clock.now()
-    const feed = await Feed.query()
-      .where('slug', String(params.id))
-      .whereNull('provider_id')
-      .first()
+    const feed = await this.feeds.builtin(String(params.id))
     if (!feed) throw new E_FEED_NOT_FOUND([String(params.id)])
     if (feed.status !== 'active') throw new E_FEED_UNAVAILABLE([feed.slug])
     const query = (await this.reader.validateQuery(feed, request.qs())) as Record<string, string>

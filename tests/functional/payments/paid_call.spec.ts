@@ -55,6 +55,18 @@ test.group('Paying for a built-in feed', (group) => {
     badQuery.assertBodyContains({ error: { code: 'validation_failed' } })
   })
 
+  test('a paused feed answers 503 feed_unavailable before asking for payment', async ({
+    client,
+  }) => {
+    const db = await app.container.make('lucid.db')
+    await db.from('feeds').where('slug', 'governance').update({ status: 'paused' })
+
+    const response = await client.get('/feeds/governance')
+
+    response.assertStatus(503)
+    response.assertBodyContains({ error: { code: 'feed_unavailable' } })
+  })
+
   test('a valid payment buys the data once, records it and credits the platform', async ({
     client,
     assert,
