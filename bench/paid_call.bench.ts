@@ -7,11 +7,9 @@ import env from '#start/env'
 import { NETWORKS } from '#chain/network'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
-import { startDevnet } from '#chain/devnet/main'
-import { ConfirmationWatcher } from '#payments/confirmation_watcher'
-import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { decodeAndCheckTransaction } from '#payments/verify_payment'
 import type { PaymentRequired } from '#payments/x402'
+import { pointAppAtDevnet } from '#tests/support/chain'
 import { paymentHeader, pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 
 /**
@@ -85,22 +83,20 @@ test.group('Benchmark', () => {
     const wallet = await app.container.make(PlatformWallet)
     const db = await app.container.make('lucid.db')
     const agents = Array.from({ length: AGENTS }, () => randomPrivateKey())
-    const devnet = await startDevnet({
-      port: 0,
-      blockTimeMs: 0,
-      fund: agents.map((key) => ({
-        address: privateKeyToAddress(key, 'devnet'),
-        amount: 10_000_000_000n,
-      })),
-    })
-    const client = new CountingClient({ baseUrl: devnet.url, timeoutMs: 5_000 })
-    const watcher = new ConfirmationWatcher(client, { firstPollMs: 2, pollIntervalMs: 10 })
-    app.container.swap(StacksClient, () => client)
-    app.container.swap(ConfirmationWatcher, () => watcher)
-    app.container.swap(
-      CachedPayerAccounts,
-      () => new CachedPayerAccounts(client, { ttlMs: 3_000, maxEntries: 1_000, now: Date.now })
+    const chain = await pointAppAtDevnet(
+      {
+        blockTimeMs: 0,
+        fund: agents.map((key) => ({
+          address: privateKeyToAddress(key, 'devnet'),
+          amount: 10_000_000_000n,
+        })),
+      },
+      {
+        client: (baseUrl) => new CountingClient({ baseUrl, timeoutMs: 5_000 }),
+        payerAccountTtlMs: 3_000,
+      }
     )
+    const client = chain.client as CountingClient
     const feeds = await pointBuiltinFeedsAtSimulator({ timeoutMs: 5_000 })
     const results: Record<string, string> = {}
 
@@ -225,11 +221,7 @@ test.group('Benchmark', () => {
         console.log(`  ${name.padEnd(46)} ${value}`)
     } finally {
       await feeds.restore()
-      watcher.stop()
-      app.container.restore(StacksClient)
-      app.container.restore(ConfirmationWatcher)
-      app.container.restore(CachedPayerAccounts)
-      await devnet.stop()
+      await chain.cleanup()
     }
   })
 })

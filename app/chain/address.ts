@@ -1,4 +1,4 @@
-import { createAddress, privateKeyToAddress, publicKeyToAddress } from '@stacks/transactions'
+import { createAddress, privateKeyToAddress } from '@stacks/transactions'
 import type { NetworkPreset } from '#chain/network'
 
 export type StacksAddressKind = 'single_sig' | 'multi_sig'
@@ -28,15 +28,6 @@ export function checkAddress(value: unknown, network: NetworkPreset): AddressChe
   return { valid: false, reason: 'wrong_network' }
 }
 
-export function isAddressOf(value: unknown, network: NetworkPreset): value is string {
-  return checkAddress(value, network).valid
-}
-
 export function addressOfPrivateKey(privateKey: string, network: NetworkPreset): string {
   return privateKeyToAddress(privateKey, network.stacks)
-}
-
-/** The single-sig address a compressed public key controls on a network. */
-export function addressOfPublicKey(publicKey: string, network: NetworkPreset): string {
-  return publicKeyToAddress(publicKey, network.stacks)
 }

@@ -42,10 +42,6 @@ export type NodeInfo = { networkId: number; tipHeight: number }
 export class StacksClient {
   constructor(private options: StacksClientOptions) {}
 
-  get baseUrl() {
-    return this.options.baseUrl
-  }
-
   async broadcast(transaction: Uint8Array): Promise<BroadcastOutcome> {
     let response: Response
     try {

@@ -27,10 +27,6 @@ export class EmbeddedPostgresServer {
     return this.#port
   }
 
-  get ownsCluster() {
-    return this.#server !== undefined
-  }
-
   async start(): Promise<number> {
     const runningPort = await this.#runningClusterPort()
     if (runningPort) {

@@ -1,4 +1,5 @@
 import { type Clock } from '#core/clock'
+import { ExpiringCache } from '#core/expiring_cache'
 import Feed from '#models/feed'
 
 /**
@@ -9,25 +10,19 @@ import Feed from '#models/feed'
  * feed row that built the requirements.
  */
 export class FeedDirectory {
-  #entries = new Map<string, { at: number; feed: Promise<Feed | null> }>()
+  #cache: ExpiringCache<Feed | null>
 
-  constructor(
-    private clock: Clock,
-    private ttlMs = 1_000
-  ) {}
+  constructor(clock: Clock, ttlMs = 1_000) {
+    this.#cache = new ExpiringCache({ ttlMs, maxEntries: 10_000, now: () => clock.now() })
+  }
 
   builtin(slug: string): Promise<Feed | null> {
-    const now = this.clock.now()
-    const cached = this.#entries.get(slug)
-    if (cached && now - cached.at < this.ttlMs) return cached.feed
-    const feed = Feed.query().where('slug', slug).whereNull('provider_id').first()
-    this.#entries.set(slug, { at: now, feed })
-    feed.catch(() => this.#entries.delete(slug))
-    if (this.#entries.size > 10_000) this.#entries.delete(this.#entries.keys().next().value!)
-    return feed
+    return this.#cache.get(slug, () =>
+      Feed.query().where('slug', slug).whereNull('provider_id').first()
+    )
   }
 
   forget() {
-    this.#entries.clear()
+    this.#cache.clear()
   }
 }

@@ -14,10 +14,6 @@ export class FeedSourceManager {
     this.#factories = new Map(Object.entries(config.sources))
   }
 
-  has(name: string) {
-    return this.#factories.has(name)
-  }
-
   names() {
     return [...this.#factories.keys()]
   }

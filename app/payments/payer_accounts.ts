@@ -1,4 +1,7 @@
+import { ExpiringCache } from '#core/expiring_cache'
 import type { PayerAccounts } from '#payments/verify_payment'
+
+type Account = { balance: bigint; nonce: bigint }
 
 /**
  * The payer's balance and nonce, looked up once per payer every few seconds
@@ -7,25 +10,16 @@ import type { PayerAccounts } from '#payments/verify_payment'
  * transaction is still refused by the node at broadcast.
  */
 export class CachedPayerAccounts implements PayerAccounts {
-  #entries = new Map<string, { at: number; account: Promise<{ balance: bigint; nonce: bigint }> }>()
+  #cache: ExpiringCache<Account>
 
   constructor(
     private chain: PayerAccounts,
-    private options: { ttlMs: number; maxEntries: number; now: () => number }
-  ) {}
+    options: { ttlMs: number; maxEntries: number; now: () => number }
+  ) {
+    this.#cache = new ExpiringCache(options)
+  }
 
   getAccount(address: string) {
-    const now = this.options.now()
-    const cached = this.#entries.get(address)
-    if (cached && now - cached.at < this.options.ttlMs) return cached.account
-
-    const account = this.chain.getAccount(address)
-    this.#entries.delete(address)
-    this.#entries.set(address, { at: now, account })
-    account.catch(() => this.#entries.delete(address))
-    while (this.#entries.size > this.options.maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!)
-    }
-    return account
+    return this.#cache.get(address, () => this.chain.getAccount(address))
   }
 }

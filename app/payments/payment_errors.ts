@@ -18,28 +18,8 @@ export type PaymentErrorCode =
   | 'invalid_x402_version'
   | 'unsupported_scheme'
 
-export const PAYMENT_ERROR_CODES: readonly PaymentErrorCode[] = Object.freeze([
-  'invalid_payload',
-  'invalid_network',
-  'unsupported_authorization',
-  'invalid_signature',
-  'invalid_transaction_type',
-  'invalid_recipient',
-  'insufficient_amount',
-  'post_conditions_not_allowed',
-  'fee_too_high',
-  'insufficient_funds',
-  'bad_nonce',
-  'invalid_x402_version',
-  'unsupported_scheme',
-])
-
 export type VerificationFailure = { code: PaymentErrorCode; message: string }
 
 export function paymentFailure(code: PaymentErrorCode, message: string): VerificationFailure {
   return { code, message }
-}
-
-export function isPaymentErrorCode(value: unknown): value is PaymentErrorCode {
-  return typeof value === 'string' && (PAYMENT_ERROR_CODES as readonly string[]).includes(value)
 }

@@ -4,22 +4,42 @@ import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { type Devnet, startDevnet } from '#chain/devnet/main'
 
+export interface AppChainOptions {
+  /** Build the app's Stacks client (e.g. one that counts its calls). */
+  client?: (baseUrl: string) => StacksClient
+  /** How long payer look-ups are reused; 0 in tests so balances are always fresh. */
+  payerAccountTtlMs?: number
+  /** Poll cadence of the confirmation watcher. */
+  confirmationPolls?: { firstPollMs: number; pollIntervalMs: number }
+}
+
 /**
  * A devnet on a random port (manual block production unless told otherwise),
- * with the app's StacksClient, confirmation watcher and payer look-ups pointed at it.
+ * with the app's StacksClient, confirmation watcher and payer look-ups
+ * pointed at it.
  */
-export async function pointAppAtDevnet(options: Parameters<typeof startDevnet>[0] = {}) {
+export async function pointAppAtDevnet(
+  options: Parameters<typeof startDevnet>[0] = {},
+  appOptions: AppChainOptions = {}
+) {
   const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangMs: 500, ...options })
-  const client = new StacksClient({ baseUrl: devnet.url, timeoutMs: 1_000 })
-  const watcher = new ConfirmationWatcher(client, { firstPollMs: 5, pollIntervalMs: 20 })
+  const client =
+    appOptions.client?.(devnet.url) ?? new StacksClient({ baseUrl: devnet.url, timeoutMs: 1_000 })
+  const watcher = new ConfirmationWatcher(
+    client,
+    appOptions.confirmationPolls ?? { firstPollMs: 5, pollIntervalMs: 20 }
+  )
+  const payerAccounts = new CachedPayerAccounts(client, {
+    ttlMs: appOptions.payerAccountTtlMs ?? 0,
+    maxEntries: 1_000,
+    now: Date.now,
+  })
   app.container.swap(StacksClient, () => client)
   app.container.swap(ConfirmationWatcher, () => watcher)
-  app.container.swap(
-    CachedPayerAccounts,
-    () => new CachedPayerAccounts(client, { ttlMs: 0, maxEntries: 100, now: Date.now })
-  )
+  app.container.swap(CachedPayerAccounts, () => payerAccounts)
   return {
     devnet,
+    client,
     async cleanup() {
       watcher.stop()
       app.container.restore(StacksClient)
