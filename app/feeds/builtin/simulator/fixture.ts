@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { UpstreamName } from '#feeds/builtin/upstreams'
 
 export interface SimulatedRequest {
@@ -52,3 +53,13 @@ export function respond(status: number, body: unknown) {
   return { [RESPONSE]: true, status, body }
 }
 export const RESPONSE = Symbol('simulated response')
+
+/** A deterministic value in [0, 1) for a key that never changes over time. */
+export function stableRandom(clock: SimulatorClock, key: string) {
+  return clock.random(key, Number.MAX_SAFE_INTEGER)
+}
+
+/** Deterministic hex (txids, hashes, addresses) derived from a key. */
+export function hexOf(key: string, length = 64) {
+  return createHash('sha256').update(key).digest('hex').slice(0, length)
+}
