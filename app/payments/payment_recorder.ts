@@ -18,20 +18,22 @@ export class PaymentRecorder {
     private queryLog: QueryLog
   ) {}
 
-  async storeResponse(txid: string, response: unknown, responseMs: number) {
+  /**
+   * Stores the fetched response and moves the claim to `broadcast` in one
+   * statement, committed before the broadcast, so a crash leaves a row the
+   * reconcile job can finish and the buyer's retry can be answered from.
+   */
+  async markBroadcast(txid: string, served: { response: unknown; responseMs: number }) {
     await this.db
       .from('payments')
       .where('txid', txid)
+      .where('status', 'claimed')
       .update({
-        response: JSON.stringify(response),
-        response_ms: responseMs,
+        status: 'broadcast',
+        response: JSON.stringify(served.response),
+        response_ms: served.responseMs,
         updated_at: new Date(),
       })
-  }
-
-  /** Committed before the broadcast, so a crash leaves a row the reconcile job can finish. */
-  async markBroadcast(txid: string) {
-    await this.#move(txid, ['claimed'], 'broadcast')
   }
 
   async markFailed(txid: string, reason: string) {

@@ -23,8 +23,20 @@ export async function pointAppAtDevnet(
   appOptions: AppChainOptions = {}
 ) {
   const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangMs: 500, ...options })
-  const client =
-    appOptions.client?.(devnet.url) ?? new StacksClient({ baseUrl: devnet.url, timeoutMs: 1_000 })
+  const chain = pointAppAtChain(devnet.url, appOptions)
+  return {
+    devnet,
+    client: chain.client,
+    async cleanup() {
+      chain.restore()
+      await devnet.stop()
+    },
+  }
+}
+
+/** The app's StacksClient, confirmation watcher and payer look-ups pointed at the node at `url`. */
+export function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
+  const client = appOptions.client?.(url) ?? new StacksClient({ baseUrl: url, timeoutMs: 1_000 })
   const watcher = new ConfirmationWatcher(
     client,
     appOptions.confirmationPolls ?? { firstPollMs: 5, pollIntervalMs: 20 }
@@ -38,14 +50,12 @@ export async function pointAppAtDevnet(
   app.container.swap(ConfirmationWatcher, () => watcher)
   app.container.swap(CachedPayerAccounts, () => payerAccounts)
   return {
-    devnet,
     client,
-    async cleanup() {
+    restore() {
       watcher.stop()
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)
       app.container.restore(CachedPayerAccounts)
-      await devnet.stop()
     },
   }
 }

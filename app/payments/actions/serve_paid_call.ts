@@ -35,7 +35,13 @@ export interface PaidCallRequest {
 
 export type PaidCallResult =
   | { kind: 'payment_required'; body: PaymentRequired; settlement?: SettlementResponse }
-  | { kind: 'paid'; body: unknown; settlement: SettlementResponse }
+  | {
+      kind: 'paid'
+      body: unknown
+      settlement: SettlementResponse
+      /** Time spent broadcasting and waiting for the block (absent for a replayed response). */
+      chainMs?: number
+    }
   | { kind: 'pending'; body: unknown; settlement: SettlementResponse; retryAfterSeconds: number }
   | { kind: 'too_many_in_flight'; settlement: SettlementResponse }
   | { kind: 'unavailable'; settlement: SettlementResponse }
@@ -164,10 +170,12 @@ export class ServePaidCall {
         last_updated: served.last_updated,
         ...(served.stale ? { stale: true } : {}),
       }
-      await this.recorder.storeResponse(payment.txid, body, this.clock.now() - request.startedAt)
-
-      await this.recorder.markBroadcast(payment.txid)
+      await this.recorder.markBroadcast(payment.txid, {
+        response: body,
+        responseMs: this.clock.now() - request.startedAt,
+      })
       broadcastStarted = true
+      const chainStarted = this.clock.now()
       if (!known) {
         const outcome = await broadcastTransaction(this.stacks, payment.bytes, config.broadcast)
         if (outcome.kind === 'rejected') {
@@ -186,8 +194,9 @@ export class ServePaidCall {
       )
       const confirmation = await this.watcher.wait(payment.txid, remaining)
       if (confirmation.state === 'confirmed') {
+        const chainMs = this.clock.now() - chainStarted
         await this.recorder.confirm(payment.txid, confirmation.status.blockHeight)
-        return { kind: 'paid', body, settlement: settlement(true) }
+        return { kind: 'paid', body, settlement: settlement(true), chainMs }
       }
       if (confirmation.state === 'failed') {
         await this.recorder.markFailed(payment.txid, confirmation.status.status)

@@ -36,6 +36,13 @@ export default class ServeBuiltinFeedController {
       agentName: sanitiseAgentName(request.header('x-agent-name')),
       startedAt,
     })
+    if (result.kind === 'paid' && result.chainMs !== undefined) {
+      const totalMs = this.clock.now() - startedAt
+      response.header(
+        'server-timing',
+        `chain;dur=${result.chainMs};desc="broadcast and confirmation", app;dur=${totalMs - result.chainMs}`
+      )
+    }
     return send(response, result)
   }
 }
