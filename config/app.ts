@@ -26,9 +26,3 @@ export const http = defineConfig({
  * paid resources in x402 requirements and the Sign-In With Stacks domain.
  */
 export const publicUrl = env.get('PUBLIC_URL') ?? `http://localhost:${env.get('PORT') ?? 3333}`
-
-/**
- * Whether provider-controlled URLs may point at loopback or private
- * addresses (development and tests run partners on 127.0.0.1).
- */
-export const allowPrivateTargets = env.get('ALLOW_PRIVATE_TARGETS') ?? !app.inProduction

@@ -45,6 +45,18 @@ export default defineConfig({
         githubToken: env.get('GITHUB_TOKEN'),
       },
     }),
+    partner_bridge: sources.partnerBridge({ timeoutMs: 5_000, maxBytes: 1_048_576 }),
+    /** Hosted Mirror: a raw file on a code host, or a public object-store URL (same driver). */
+    codehost_raw: sources.urlMirror({
+      name: 'codehost_raw',
+      timeoutMs: 5_000,
+      maxBytes: 1_048_576,
+    }),
+    objectstore_url: sources.urlMirror({
+      name: 'objectstore_url',
+      timeoutMs: 5_000,
+      maxBytes: 1_048_576,
+    }),
   },
   cache: { maxEntries: 1_000 },
 })

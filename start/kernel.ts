@@ -15,6 +15,12 @@ server.use([
 ])
 
 /** Run on every request with a matched route. */
-router.use([() => import('@adonisjs/core/bodyparser_middleware')])
+router.use([
+  () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('@adonisjs/auth/initialize_auth_middleware'),
+])
 
-export const middleware = router.named({})
+/** Per route: `.use(middleware.auth())` requires a bearer session token (app/auth). */
+export const middleware = router.named({
+  auth: () => import('#middleware/auth_middleware'),
+})

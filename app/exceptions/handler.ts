@@ -1,6 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { HttpError } from '@adonisjs/core/types/http'
+import { isCodedRule } from '#core/coded_rules'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
@@ -46,10 +47,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async renderValidationError(error: HttpError, ctx: HttpContext) {
     const messages = (error as HttpError & { messages: ValidationMessage[] }).messages
+    const only = messages.length === 1 ? messages[0] : undefined
+    const coded = only && isCodedRule(only.rule) ? only : undefined
     ctx.response.status(error.status ?? 422).send({
       error: {
-        code: 'validation_failed',
-        message: 'The request is invalid: see fields',
+        code: coded?.rule ?? 'validation_failed',
+        message: coded?.message ?? 'The request is invalid: see fields',
         fields: messages.map(({ field, message, rule }: ValidationMessage) => ({
           field,
           message,

@@ -41,4 +41,49 @@ export const sources = {
       })
     }
   },
+
+  /** Partner Bridge: signed calls to the provider's own API (ARCHITECTURE §6). */
+  partnerBridge(options: { timeoutMs: number; maxBytes: number }): FeedSourceDriverFactory {
+    return async () => {
+      const { default: app } = await import('@adonisjs/core/services/app')
+      const { PartnerBridgeDriver } = await import('#feeds/drivers/partner_bridge_driver')
+      const { OutboundClient } = await import('#outbound/outbound_client')
+      const { partnerTargetOf } = await import('#provider_accounts/partner_targets')
+      const { Clock } = await import('#core/clock')
+      const clock = await app.container.make(Clock)
+      return new PartnerBridgeDriver({
+        outbound: await app.container.make(OutboundClient),
+        targetOf: partnerTargetOf,
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+        now: () => clock.now(),
+      })
+    }
+  },
+
+  /**
+   * Hosted Mirror from a URL (codehost_raw, objectstore_url): the provider's
+   * JSON file, fetched through the SSRF-guarded outbound client and cached
+   * for the feed's poll interval. Defaults: 5000 ms, 1 MiB.
+   */
+  urlMirror(options: {
+    name: string
+    timeoutMs?: number
+    maxBytes?: number
+  }): FeedSourceDriverFactory {
+    return async () => {
+      const { default: app } = await import('@adonisjs/core/services/app')
+      const { UrlMirrorDriver } = await import('#feeds/drivers/url_mirror_driver')
+      const { OutboundClient } = await import('#outbound/outbound_client')
+      const { Clock } = await import('#core/clock')
+      const clock = await app.container.make(Clock)
+      return new UrlMirrorDriver({
+        name: options.name,
+        outbound: await app.container.make(OutboundClient),
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+        now: () => clock.now(),
+      })
+    }
+  },
 }

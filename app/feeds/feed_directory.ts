@@ -22,6 +22,18 @@ export class FeedDirectory {
     )
   }
 
+  /** A live feed of an active provider, by handle and slug. */
+  ofProvider(handle: string, slug: string): Promise<Feed | null> {
+    return this.#cache.get(`p/${handle}/${slug}`, () =>
+      Feed.query()
+        .where('slug', slug)
+        .whereNull('deleted_at')
+        .whereHas('provider', (provider) => provider.where('handle', handle))
+        .first()
+    )
+  }
+
+  /** Drops cached answers after a feed changes (other instances see it within the TTL). */
   forget() {
     this.#cache.clear()
   }

@@ -70,6 +70,7 @@ export class Ledger {
         amount_microstx: entry.amount.toString(),
       }))
     )
+    await updateProviderBalances(trx, posting)
     await assertCommittable(trx)
     return { transactionId, alreadyPosted: false }
   }
@@ -111,6 +112,47 @@ export class Ledger {
     // Below 34 µSTX the floored fee is zero, and a zero entry is not an entry.
     if (fee > 0n) entries.push({ account: accounts.platformFees, amount: -fee })
     return entries
+  }
+}
+
+const PROVIDER_ACCOUNT = /^provider:([0-9a-f-]{36}):(pending|withdrawn)$/
+
+/**
+ * Keeps the providers' cached balances (pending_revenue, lifetime_earned,
+ * total_withdrawn) in step with their ledger accounts, in the posting's
+ * transaction. Credits are negative: a credit to `pending` raises the balance.
+ */
+async function updateProviderBalances(trx: TransactionClientContract, posting: Posting) {
+  const changes = new Map<string, { pending: Microstx; earned: Microstx; withdrawn: Microstx }>()
+  for (const entry of posting.entries) {
+    const match = PROVIDER_ACCOUNT.exec(entry.account)
+    if (!match) continue
+    const change = changes.get(match[1]) ?? { pending: 0n, earned: 0n, withdrawn: 0n }
+    if (match[2] === 'pending') {
+      change.pending -= entry.amount
+      if (posting.kind === 'payment') change.earned -= entry.amount
+    } else {
+      change.withdrawn += entry.amount
+    }
+    changes.set(match[1], change)
+  }
+  for (const [providerId, change] of changes) {
+    const updated = await trx.rawQuery(
+      `UPDATE providers SET
+         pending_revenue_microstx = pending_revenue_microstx + ?,
+         lifetime_earned_microstx = lifetime_earned_microstx + ?,
+         total_withdrawn_microstx = total_withdrawn_microstx + ?,
+         updated_at = now()
+       WHERE id = ?`,
+      [change.pending.toString(), change.earned.toString(), change.withdrawn.toString(), providerId]
+    )
+    if (updated.rowCount !== 1) {
+      throw new E_INVALID_POSTING([
+        posting.kind,
+        posting.reference,
+        `provider ${providerId} does not exist`,
+      ])
+    }
   }
 }
 

@@ -15,9 +15,9 @@ type AuditCheck = (client: QueryClientContract) => Promise<string[]>
 /**
  * Recomputes what the ledger guarantees and reports every difference. Today
  * it checks that each ledger transaction has entries and that they sum to zero, and
- * that all entries together sum to zero. Each check is one function in
- * `checks`; comparing cached balances (such as providers' pending revenue)
- * with their ledger accounts is one more function there. A check is one SQL
+ * that all entries together sum to zero, and that every provider's cached
+ * balances equal its ledger accounts. Each check is one function in
+ * `checks`. A check is one SQL
  * statement, hence one snapshot: postings are atomic and balanced, so
  * concurrent ones cannot fake a difference.
  */
@@ -25,7 +25,7 @@ type AuditCheck = (client: QueryClientContract) => Promise<string[]>
 export class LedgerAudit {
   constructor(private db: Database) {}
 
-  protected checks: AuditCheck[] = [unbalancedTransactions, grandTotal]
+  protected checks: AuditCheck[] = [unbalancedTransactions, grandTotal, providerBalances]
 
   async run(): Promise<LedgerAuditReport> {
     const client = this.db.connection()
@@ -67,4 +67,31 @@ async function grandTotal(client: QueryClientContract) {
   )
   const total = parseMicrostx(result.rows[0].total)
   return total === 0n ? [] : [`all entries sum to ${total} µSTX, not 0`]
+}
+
+async function providerBalances(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `WITH ledger AS (
+       SELECT p.id,
+              coalesce(-sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'), 0) AS pending,
+              coalesce(-sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'
+                                                          AND t.kind = 'payment'), 0) AS earned,
+              coalesce(sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':withdrawn'), 0) AS withdrawn
+         FROM providers p
+         LEFT JOIN ledger_entries e ON e.account IN ('provider:' || p.id || ':pending', 'provider:' || p.id || ':withdrawn')
+         LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
+        GROUP BY p.id
+     )
+     SELECT p.handle, p.pending_revenue_microstx, p.lifetime_earned_microstx, p.total_withdrawn_microstx,
+            l.pending, l.earned, l.withdrawn
+       FROM providers p JOIN ledger l ON l.id = p.id
+      WHERE p.pending_revenue_microstx <> l.pending
+         OR p.lifetime_earned_microstx <> l.earned
+         OR p.total_withdrawn_microstx <> l.withdrawn
+      ORDER BY p.handle`
+  )
+  return result.rows.map(
+    (row: Record<string, string>) =>
+      `provider ${row.handle}: cached pending/earned/withdrawn ${row.pending_revenue_microstx}/${row.lifetime_earned_microstx}/${row.total_withdrawn_microstx} µSTX, ledger says ${row.pending}/${row.earned}/${row.withdrawn}`
+  )
 }

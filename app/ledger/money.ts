@@ -27,3 +27,18 @@ export function parseMicrostx(value: string | number | bigint): Microstx {
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value)
   throw new TypeError(`not an integer µSTX amount: ${String(value)}`)
 }
+
+const STX_DECIMAL = /^(\d{1,12})(?:\.(\d{1,6}))?$/
+
+/**
+ * A price a person typed, in STX: a decimal string ("0.005") or a JSON number
+ * (0.005), at most 6 decimals → µSTX, or null. Numbers go through their
+ * shortest decimal form, so no float arithmetic touches the amount.
+ */
+export function parseStx(value: string | number): Microstx | null {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value
+  const match = STX_DECIMAL.exec(text.trim())
+  if (!match) return null
+  const [, whole, fraction = ''] = match
+  return BigInt(whole) * MICROSTX_PER_STX + BigInt(fraction.padEnd(6, '0'))
+}

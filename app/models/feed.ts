@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon'
-import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { BaseModel, belongsTo, column } from '@adonisjs/lucid/orm'
+import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import { type Microstx, parseMicrostx } from '#ledger/money'
+import Provider from '#models/provider'
 
 /** A sellable feed: built-in (providerId null) or a provider's. */
 export default class Feed extends BaseModel {
@@ -42,6 +44,13 @@ export default class Feed extends BaseModel {
 
   @column()
   declare status: 'active' | 'paused'
+
+  /** Set when a provider deletes the feed; the row stays for payments and history. */
+  @column.dateTime()
+  declare deletedAt: DateTime | null
+
+  @belongsTo(() => Provider)
+  declare provider: BelongsTo<typeof Provider>
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

@@ -16,10 +16,10 @@ router
   .prefix('/facilitator')
   .as('facilitator')
 
-const ServeBuiltinFeedController = () =>
-  import('#payments/controllers/serve_builtin_feed_controller')
+const ServeFeedController = () => import('#payments/controllers/serve_feed_controller')
 
-router.get('/feeds/:id', [ServeBuiltinFeedController, 'handle']).as('feeds.builtin')
+router.get('/feeds/:id', [ServeFeedController, 'builtin']).as('feeds.builtin')
+router.get('/feeds/p/:handle/:slug', [ServeFeedController, 'provider']).as('feeds.provider')
 
 const ShowPaymentController = () => import('#payments/controllers/show_payment_controller')
 

@@ -90,7 +90,10 @@ test.group('Paying for a built-in feed', (group) => {
       network: 'stacks:2147483648',
       payer: SENDER.address,
     })
-    assert.match(response.header('server-timing') ?? '', /^chain;dur=\d+;desc="[^"]+", app;dur=\d+$/)
+    assert.match(
+      response.header('server-timing') ?? '',
+      /^chain;dur=\d+;desc="[^"]+", app;dur=\d+$/
+    )
 
     const ledger = await app.container.make(Ledger)
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)

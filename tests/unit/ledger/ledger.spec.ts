@@ -7,6 +7,8 @@ import { Ledger, type Posting, accounts } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { E_INVALID_POSTING, E_UNBALANCED_POSTING } from '#ledger/exceptions'
 import LedgerAuditCommand from '../../../commands/ledger_audit.js'
+import Provider from '#models/provider'
+import { createProviderRow } from '#tests/support/providers'
 
 async function services() {
   return {
@@ -50,7 +52,7 @@ test.group('Posting to the ledger', (group) => {
     assert,
   }) => {
     const { ledger } = await services()
-    const providerId = randomUUID()
+    const { id: providerId } = await createProviderRow()
 
     const result = await post({
       kind: 'payment',
@@ -63,6 +65,10 @@ test.group('Posting to the ledger', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformFees), -150n)
     assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -4850n)
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), 0n)
+    // The provider's cached balances moved in the same transaction.
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 4850n)
+    assert.equal(provider.lifetimeEarnedMicrostx, 4850n)
   })
 
   test('a built-in feed’s payment is all platform revenue', async ({ assert }) => {
@@ -81,7 +87,7 @@ test.group('Posting to the ledger', (group) => {
 
   test('a payment too small to carry a fee credits the provider everything', async ({ assert }) => {
     const { ledger } = await services()
-    const providerId = randomUUID()
+    const { id: providerId } = await createProviderRow()
 
     assert.deepEqual(ledger.paymentEntries({ amount: 33n, providerId }), [
       { account: accounts.platformWallet, amount: 33n },
@@ -91,7 +97,7 @@ test.group('Posting to the ledger', (group) => {
 
   test('posting the same kind and reference twice records the event once', async ({ assert }) => {
     const { ledger } = await services()
-    const providerId = randomUUID()
+    const { id: providerId } = await createProviderRow()
     const payment = {
       kind: 'payment',
       reference: '0x123',
@@ -293,7 +299,7 @@ test.group('Auditing the ledger', (group) => {
     await post({
       kind: 'payment',
       reference: '0xa1',
-      entries: ledger.paymentEntries({ amount: 5000n, providerId: randomUUID() }),
+      entries: ledger.paymentEntries({ amount: 5000n, providerId: (await createProviderRow()).id }),
     })
     await post({
       kind: 'payment',
@@ -338,5 +344,25 @@ test.group('Auditing the ledger', (group) => {
         discrepancy
       )
     }
+  })
+
+  test("a provider's cached balance that drifts from its ledger account is reported", async ({
+    assert,
+  }) => {
+    const { db, ledger } = await services()
+    const provider = await createProviderRow('drifting')
+    await post({
+      kind: 'payment',
+      reference: '0xd1',
+      entries: ledger.paymentEntries({ amount: 10_000n, providerId: provider.id }),
+    })
+    await db.from('providers').where('id', provider.id).update({ pending_revenue_microstx: 1 })
+
+    const audit = await app.container.make(LedgerAudit)
+    const report = await audit.run()
+
+    assert.deepEqual(report.discrepancies, [
+      'provider drifting: cached pending/earned/withdrawn 1/9700/0 µSTX, ledger says 9700/9700/0',
+    ])
   })
 })

@@ -7,13 +7,15 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { type PaidCallResult, ServePaidCall } from '#payments/actions/serve_paid_call'
 import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
 import { sanitiseAgentName } from '#stats/agent_name'
+import type Feed from '#models/feed'
 
 /**
- * GET /feeds/:id. Check order: unknown feed 404 → paused 503 → invalid query
- * 422 → payment (402, 200, 202 or 429).
+ * GET /feeds/:id (built-in) and GET /feeds/p/:handle/:slug (a provider's),
+ * through the same paid call. Check order: unknown feed 404 → paused 503 →
+ * invalid query 422 → payment (402, 200, 202 or 429).
  */
 @inject()
-export default class ServeBuiltinFeedController {
+export default class ServeFeedController {
   constructor(
     private feeds: FeedDirectory,
     private reader: FeedReader,
@@ -21,16 +23,30 @@ export default class ServeBuiltinFeedController {
     private clock: Clock
   ) {}
 
-  async handle({ params, request, response }: HttpContext) {
+  async builtin(ctx: HttpContext) {
     const startedAt = this.clock.now()
-    const feed = await this.feeds.builtin(String(params.id))
-    if (!feed) throw new E_FEED_NOT_FOUND([String(params.id)])
+    const slug = String(ctx.params.id)
+    const feed = await this.feeds.builtin(slug)
+    if (!feed) throw new E_FEED_NOT_FOUND([slug])
+    return this.#serve(ctx, feed, `/feeds/${feed.slug}`, startedAt)
+  }
+
+  async provider(ctx: HttpContext) {
+    const startedAt = this.clock.now()
+    const handle = String(ctx.params.handle)
+    const slug = String(ctx.params.slug)
+    const feed = await this.feeds.ofProvider(handle, slug)
+    if (!feed) throw new E_FEED_NOT_FOUND([`${handle}/${slug}`])
+    return this.#serve(ctx, feed, `/feeds/p/${handle}/${feed.slug}`, startedAt)
+  }
+
+  async #serve({ request, response }: HttpContext, feed: Feed, path: string, startedAt: number) {
     if (feed.status !== 'active') throw new E_FEED_UNAVAILABLE([feed.slug])
     const query = (await this.reader.validateQuery(feed, request.qs())) as Record<string, string>
 
     const result = await this.servePaidCall.execute({
       feed,
-      path: `/feeds/${feed.slug}`,
+      path,
       query,
       paymentHeader: request.header('payment-signature'),
       agentName: sanitiseAgentName(request.header('x-agent-name')),

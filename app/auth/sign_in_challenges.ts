@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto'
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { signInConfig } from '#config/auth'
+import { Clock } from '#core/clock'
+import {
+  E_CHALLENGE_EXPIRED,
+  E_CHALLENGE_FOREIGN,
+  E_CHALLENGE_NOT_FOUND,
+  E_CHALLENGE_USED,
+  E_MESSAGE_MISMATCH,
+  E_SIGNATURE_INVALID,
+} from '#auth/exceptions'
+import { currentNetwork, currentSiwsOrigin, formatSiwsMessage } from '#auth/siws_message'
+import { isSignedBy } from '#auth/wallet_signature'
+
+/** What a signed challenge proves: a sign-in, or (providers) control of a withdrawal wallet. */
+export type ChallengePurpose = 'sign_in' | 'link_wallet'
+
+export interface IssuedChallenge {
+  nonce: string
+  /** The exact text the wallet signs. */
+  message: string
+  expiresAt: Date
+}
+
+export interface ChallengeAnswer {
+  walletAddress: string
+  nonce: string
+  /** RSV hex of the issued message. */
+  signature: string
+  /** Optional hint; must be the key recovered from the signature. */
+  publicKey?: string
+  /** Optional echo of the issued message; must equal it byte for byte. */
+  message?: string
+}
+
+/** Challenges are deleted a day after they expire (pruned while issuing new ones). */
+const KEEP_EXPIRED_MS = 24 * 60 * 60_000
+
+/**
+ * Single-use signed-message challenges (ARCHITECTURE §7). A challenge stores
+ * the exact message issued and the origin (domain, URI, chain id) it was
+ * issued for; redeeming it checks that origin against the current config,
+ * recovers the signer from the signature, and consumes the nonce with one
+ * conditional UPDATE, so of two concurrent redemptions exactly one succeeds.
+ * Every time check reads the injected Clock.
+ */
+@inject()
+export class SignInChallenges {
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
+
+  async issue(
+    walletAddress: string,
+    options: { purpose?: ChallengePurpose; statement?: string } = {}
+  ): Promise<IssuedChallenge> {
+    const origin = currentSiwsOrigin()
+    const issuedAt = new Date(this.clock.now())
+    const expiresAt = new Date(issuedAt.getTime() + signInConfig.challengeTtlMs)
+    const nonce = randomBytes(16).toString('hex')
+    const message = formatSiwsMessage({
+      ...origin,
+      address: walletAddress,
+      statement: options.statement ?? signInConfig.statement,
+      nonce,
+      issuedAt,
+      expiresAt,
+    })
+
+    await this.db.table('auth_challenges').insert({
+      nonce,
+      wallet_address: walletAddress,
+      purpose: options.purpose ?? 'sign_in',
+      message,
+      domain: origin.domain,
+      uri: origin.uri,
+      chain_id: origin.chainId,
+      issued_at: issuedAt,
+      expires_at: expiresAt,
+    })
+    await this.db
+      .from('auth_challenges')
+      .where('expires_at', '<', new Date(issuedAt.getTime() - KEEP_EXPIRED_MS))
+      .delete()
+
+    return { nonce, message, expiresAt }
+  }
+
+  /** Consumes the challenge when `answer` is its wallet's signature; throws the refusal otherwise. */
+  async redeem(answer: ChallengeAnswer, purpose: ChallengePurpose = 'sign_in'): Promise<void> {
+    const challenge = await this.db.from('auth_challenges').where('nonce', answer.nonce).first()
+    if (
+      !challenge ||
+      challenge.wallet_address !== answer.walletAddress ||
+      challenge.purpose !== purpose
+    ) {
+      throw new E_CHALLENGE_NOT_FOUND()
+    }
+    if (answer.message !== undefined && answer.message !== challenge.message) {
+      throw new E_MESSAGE_MISMATCH()
+    }
+    const origin = currentSiwsOrigin()
+    if (
+      challenge.domain !== origin.domain ||
+      challenge.uri !== origin.uri ||
+      Number(challenge.chain_id) !== origin.chainId
+    ) {
+      throw new E_CHALLENGE_FOREIGN()
+    }
+    const now = new Date(this.clock.now())
+    if (challenge.used_at) throw new E_CHALLENGE_USED()
+    if (challenge.expires_at <= now) throw new E_CHALLENGE_EXPIRED()
+
+    const signed = isSignedBy({
+      message: challenge.message,
+      signature: answer.signature,
+      address: challenge.wallet_address,
+      network: currentNetwork(),
+      publicKeyHint: answer.publicKey,
+    })
+    if (!signed) throw new E_SIGNATURE_INVALID()
+
+    const consumed = await this.db.rawQuery(
+      `UPDATE auth_challenges SET used_at = ?
+        WHERE nonce = ? AND used_at IS NULL AND expires_at > ?
+        RETURNING nonce`,
+      [now, answer.nonce, now]
+    )
+    if (consumed.rows.length === 0) {
+      const current = await this.db.from('auth_challenges').where('nonce', answer.nonce).first()
+      throw current?.used_at ? new E_CHALLENGE_USED() : new E_CHALLENGE_EXPIRED()
+    }
+  }
+}

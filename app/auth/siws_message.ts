@@ -1,0 +1,56 @@
+import app from '@adonisjs/core/services/app'
+import type { ChainConfig } from '#config/chain'
+import type { NetworkPreset } from '#chain/network'
+
+/** Where a message is valid: the service's PUBLIC_URL and the configured network. */
+export interface SiwsOrigin {
+  /** host[:port] of `uri`. */
+  domain: string
+  /** PUBLIC_URL. */
+  uri: string
+  /** 1 on mainnet, 2147483648 on testnet and devnet. */
+  chainId: number
+}
+
+export interface SiwsMessage extends SiwsOrigin {
+  address: string
+  statement: string
+  nonce: string
+  issuedAt: Date
+  expiresAt: Date
+}
+
+/** The origin messages are issued for and checked against, read from the current config. */
+export function currentSiwsOrigin(): SiwsOrigin {
+  const uri = app.config.get<string>('app.publicUrl')
+  const network = app.config.get<ChainConfig>('chain').network
+  return { domain: new URL(uri).host, uri, chainId: network.chainId }
+}
+
+export function currentNetwork(): NetworkPreset {
+  return app.config.get<ChainConfig>('chain').network
+}
+
+/**
+ * The Sign-In With Stacks text (CAIP-122 / EIP-4361 layout, ARCHITECTURE §7)
+ * that a wallet signs with `stx_signMessage`. Lines are joined by "\n" with
+ * no trailing newline; times are ISO 8601 in UTC with milliseconds.
+ */
+export function formatSiwsMessage(message: SiwsMessage): string {
+  if (/[\r\n]/.test(message.statement) || /[\r\n]/.test(message.address)) {
+    throw new Error('A sign-in statement or address cannot span lines')
+  }
+  return [
+    `${message.domain} wants you to sign in with your Stacks account:`,
+    message.address,
+    '',
+    message.statement,
+    '',
+    `URI: ${message.uri}`,
+    'Version: 1',
+    `Chain ID: ${message.chainId}`,
+    `Nonce: ${message.nonce}`,
+    `Issued At: ${message.issuedAt.toISOString()}`,
+    `Expiration Time: ${message.expiresAt.toISOString()}`,
+  ].join('\n')
+}

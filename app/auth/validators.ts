@@ -1,0 +1,80 @@
+import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
+import { addressToString, createAddress } from '@stacks/transactions'
+import { type AddressCheck, checkAddress } from '#chain/address'
+import type { NetworkPreset } from '#chain/network'
+import { currentNetwork } from '#auth/siws_message'
+
+/** Why a value cannot sign in on the network, or null when it can. */
+function refusalOf(check: AddressCheck, network: NetworkPreset): string | null {
+  if (check.valid) {
+    return check.kind === 'multi_sig'
+      ? 'must be a single-signature wallet (a multisig cannot sign a message)'
+      : null
+  }
+  switch (check.reason) {
+    case 'malformed':
+      return 'must be a Stacks address'
+    case 'contract_principal':
+      return 'must be a wallet, not a contract principal'
+    case 'wrong_network':
+      return `must be a ${network.name} address (${network.name === 'mainnet' ? 'SP' : 'ST'}…)`
+  }
+}
+
+/**
+ * A single-signature Stacks address of the configured network (SP… on
+ * mainnet, ST… on testnet and devnet), rewritten to its canonical c32
+ * spelling so it compares equal to the address derived from a signature.
+ */
+const walletOfNetwork = vine.createRule(
+  (value: unknown, _options: undefined, field: FieldContext) => {
+    const network = currentNetwork()
+    const check = checkAddress(value, network)
+    const refusal = refusalOf(check, network)
+    if (refusal !== null || !check.valid) {
+      field.report(`The ${field.name} field ${refusal}`, 'stacksAddress', field)
+      return
+    }
+    field.mutate(addressToString(createAddress(check.address)), field)
+  }
+)
+
+/** A wallet that can sign a challenge; reusable by other domains (e.g. wallet linking). */
+export const stacksWalletAddress = () => vine.string().trim().maxLength(64).use(walletOfNetwork())
+
+export const nonceRequestValidator = vine.create({
+  wallet_address: stacksWalletAddress(),
+})
+
+/**
+ * POST /auth/verify. The signature's format is checked when it is verified
+ * (a malformed one is 401 signature_invalid, like a wrong one); `publicKey`
+ * is accepted as an alias of `public_key`.
+ */
+export const verifyRequestValidator = vine.create({
+  wallet_address: stacksWalletAddress(),
+  nonce: vine.string().trim().minLength(1).maxLength(128),
+  signature: vine.string().maxLength(1024),
+  public_key: vine.string().maxLength(1024).optional(),
+  publicKey: vine.string().maxLength(1024).optional(),
+  message: vine.string().maxLength(8192).optional(),
+})
+
+/**
+ * The `message` field exactly as sent. The JSON body parser trims strings,
+ * and a message sent along must equal the issued one byte for byte, so it is
+ * read again from the raw body (non-JSON bodies keep the validated value).
+ */
+export function messageAsSent(rawBody: string | null, validated: string | undefined) {
+  if (validated === undefined || rawBody === null) return validated
+  let body: unknown
+  try {
+    body = JSON.parse(rawBody)
+  } catch (error) {
+    if (error instanceof SyntaxError) return validated
+    throw error
+  }
+  const sent = (body as { message?: unknown } | null)?.message
+  return typeof sent === 'string' ? sent : validated
+}

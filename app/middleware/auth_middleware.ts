@@ -1,0 +1,28 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { errors } from '@adonisjs/auth'
+import type { Authenticators } from '@adonisjs/auth/types'
+import { E_UNAUTHENTICATED } from '#auth/exceptions'
+
+/**
+ * `middleware.auth()`: the request must carry `Authorization: Bearer <session
+ * token>` (POST /auth/verify); afterwards `ctx.auth.getUserOrFail()` is the
+ * signed-in User. Anything else is 401 `unauthenticated` in our error shape
+ * (the auth package would render its own).
+ */
+export default class AuthMiddleware {
+  async handle(
+    ctx: HttpContext,
+    next: NextFn,
+    options: { guards?: (keyof Authenticators)[] } = {}
+  ) {
+    try {
+      await ctx.auth.authenticateUsing(options.guards)
+    } catch (error) {
+      if (!(error instanceof errors.E_UNAUTHORIZED_ACCESS)) throw error
+      ctx.response.header('www-authenticate', 'Bearer')
+      throw new E_UNAUTHENTICATED()
+    }
+    return next()
+  }
+}

@@ -1,0 +1,111 @@
+import { isIP } from 'node:net'
+import ipaddr from 'ipaddr.js'
+import { abortable } from '#outbound/abortable'
+import { describeAddress } from '#outbound/address_policy'
+import { OutboundFailure } from '#outbound/outbound_failure'
+import type { ResolvedAddress, Resolver } from '#outbound/resolver'
+
+export interface TargetRules {
+  /** Plain http and non-public addresses are accepted (development and tests). */
+  allowPrivateTargets: boolean
+  /** Only https URLs, whatever allowPrivateTargets says (production). */
+  httpsOnly: boolean
+  /** Ports a URL may name; any when unset. */
+  allowedPorts?: number[]
+  resolve: Resolver
+  /** Whether a resolved (or literal) address may be connected to. */
+  isAllowedAddress: (address: string) => boolean
+}
+
+/** A URL that passed every rule, with the addresses it was checked against. */
+export interface CheckedTarget {
+  url: URL
+  /** The hostname without IPv6 brackets (the TLS server name when it is not an IP). */
+  hostname: string
+  port: number
+  /** Connect to these as they are: looking the hostname up again could answer differently. */
+  addresses: ResolvedAddress[]
+}
+
+/**
+ * Applies the outbound rules to one URL (the first one or a redirect hop):
+ * scheme, userinfo and port, then DNS and the address policy.
+ */
+export class TargetGuard {
+  constructor(private rules: TargetRules) {}
+
+  /** Parses a URL and applies the rules that need no DNS. */
+  parse(input: string | URL): URL {
+    let url: URL
+    try {
+      url = new URL(input)
+    } catch {
+      throw new OutboundFailure('invalid_url', 'not a valid URL')
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      throw new OutboundFailure('blocked_target', `${url.protocol} URLs are not allowed`)
+    }
+    if (url.protocol === 'http:' && (this.rules.httpsOnly || !this.rules.allowPrivateTargets)) {
+      throw new OutboundFailure('blocked_target', `only https URLs are allowed (${url.host})`)
+    }
+    if (url.username || url.password) {
+      throw new OutboundFailure(
+        'blocked_target',
+        'URLs with a user name or password are not allowed'
+      )
+    }
+    const port = portOf(url)
+    const allowedPorts = this.rules.allowedPorts
+    if (allowedPorts && !allowedPorts.includes(port)) {
+      throw new OutboundFailure(
+        'blocked_target',
+        `port ${port} is not allowed (allowed: ${allowedPorts.join(', ')})`
+      )
+    }
+    return url
+  }
+
+  /** Resolves the URL's host (unless it is an IP) and checks every address it gives. */
+  async check(input: string | URL, signal: AbortSignal): Promise<CheckedTarget> {
+    const url = this.parse(input)
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1')
+    const literal = isIP(hostname) !== 0
+    const answers = literal ? [hostname] : await this.#resolve(hostname, signal)
+
+    const addresses = answers.map((answer) => {
+      if (!ipaddr.isValid(answer)) {
+        throw new OutboundFailure('unreachable', `${hostname} resolves to an invalid address`)
+      }
+      if (!this.rules.isAllowedAddress(answer)) {
+        throw new OutboundFailure(
+          'blocked_target',
+          literal
+            ? `${hostname} is ${describeAddress(answer)}`
+            : `${hostname} resolves to ${describeAddress(answer)} (${answer})`
+        )
+      }
+      const parsed = ipaddr.parse(answer)
+      return { address: parsed.toString(), family: parsed.kind() === 'ipv6' ? 6 : 4 } as const
+    })
+    return { url, hostname, port: portOf(url), addresses }
+  }
+
+  async #resolve(hostname: string, signal: AbortSignal): Promise<string[]> {
+    let answers: ResolvedAddress[]
+    try {
+      answers = await abortable(this.rules.resolve(hostname), signal)
+    } catch (error) {
+      if (signal.aborted) throw error
+      throw new OutboundFailure('unreachable', `${hostname} could not be resolved`)
+    }
+    if (answers.length === 0) {
+      throw new OutboundFailure('unreachable', `${hostname} could not be resolved`)
+    }
+    return answers.map(({ address }) => address)
+  }
+}
+
+function portOf(url: URL): number {
+  if (url.port) return Number(url.port)
+  return url.protocol === 'https:' ? 443 : 80
+}

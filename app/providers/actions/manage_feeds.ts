@@ -1,0 +1,125 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { DateTime } from 'luxon'
+import { FeedDirectory } from '#feeds/feed_directory'
+import Feed from '#models/feed'
+import type Provider from '#models/provider'
+import { E_PROVIDER_FEED_NOT_FOUND, E_SLUG_TAKEN } from '#provider_accounts/exceptions'
+import { FeedSources } from '#provider_accounts/feed_sources'
+import { ownedProvider } from '#provider_accounts/provider_access'
+import { isUniqueViolation } from '#provider_accounts/unique_violation'
+import type { FeedInput, FeedUpdate } from '#provider_accounts/validators'
+
+/**
+ * A provider's feeds: create, edit, pause/resume, delete. Every change runs
+ * with the provider row locked, re-checking ownership inside the
+ * transaction. Deleting keeps the row (payments and history point at it) and
+ * frees the slug.
+ */
+@inject()
+export class ManageFeeds {
+  constructor(
+    private feedSources: FeedSources,
+    private directory: FeedDirectory
+  ) {}
+
+  /** The provider's live (not deleted) feeds, oldest first. */
+  liveFeeds(provider: Provider, client?: TransactionClientContract) {
+    return Feed.query(client ? { client } : undefined)
+      .where('provider_id', provider.id)
+      .whereNull('deleted_at')
+      .orderBy('created_at')
+      .orderBy('slug')
+  }
+
+  async create(providerId: string, wallet: string, input: FeedInput) {
+    return this.#change(providerId, wallet, async (provider, trx) => {
+      const source = await this.feedSources.resolve(provider.integrationMode, input)
+      try {
+        const feed = await Feed.create(
+          {
+            providerId: provider.id,
+            slug: input.slug,
+            displayName: input.display_name,
+            description: input.description ?? '',
+            priceMicrostx: input.price_stx,
+            sourceType: source.sourceType,
+            sourceSettings: source.sourceSettings,
+            status: 'active',
+          },
+          { client: trx }
+        )
+        if (provider.status === 'pending') {
+          provider.status = 'active'
+          await provider.useTransaction(trx).save()
+        }
+        return { provider, feed }
+      } catch (error) {
+        if (isUniqueViolation(error, 'feeds_live_slug')) throw new E_SLUG_TAKEN([input.slug])
+        throw error
+      }
+    })
+  }
+
+  async update(providerId: string, wallet: string, slug: string, patch: FeedUpdate) {
+    return this.#change(providerId, wallet, async (provider, trx) => {
+      const feed = await this.#feed(provider, slug, trx)
+      if (patch.display_name !== undefined) feed.displayName = patch.display_name
+      if (patch.description !== undefined) feed.description = patch.description
+      if (patch.price_stx !== undefined) feed.priceMicrostx = patch.price_stx
+      const changesSource =
+        patch.source_path !== undefined ||
+        patch.forward_query !== undefined ||
+        patch.source !== undefined
+      if (changesSource) {
+        const current = feed.sourceSettings
+        const source = await this.feedSources.resolve(provider.integrationMode, {
+          source_path: patch.source_path ?? (current.source_path as string | undefined),
+          forward_query: patch.forward_query ?? (current.forward_query as string[] | undefined),
+          source: patch.source,
+        })
+        feed.sourceType = source.sourceType
+        feed.sourceSettings = source.sourceSettings
+      }
+      await feed.useTransaction(trx).save()
+      return { provider, feed }
+    })
+  }
+
+  async setActive(providerId: string, wallet: string, slug: string, active: boolean) {
+    return this.#change(providerId, wallet, async (provider, trx) => {
+      const feed = await this.#feed(provider, slug, trx)
+      feed.status = active ? 'active' : 'paused'
+      await feed.useTransaction(trx).save()
+      return { provider, feed }
+    })
+  }
+
+  async remove(providerId: string, wallet: string, slug: string) {
+    await this.#change(providerId, wallet, async (provider, trx) => {
+      const feed = await this.#feed(provider, slug, trx)
+      feed.deletedAt = DateTime.now()
+      feed.status = 'paused'
+      await feed.useTransaction(trx).save()
+    })
+  }
+
+  async #change<T>(
+    providerId: string,
+    wallet: string,
+    change: (provider: Provider, trx: TransactionClientContract) => Promise<T>
+  ): Promise<T> {
+    const result = await db.transaction(async (trx) =>
+      change(await ownedProvider(providerId, wallet, trx), trx)
+    )
+    this.directory.forget()
+    return result
+  }
+
+  async #feed(provider: Provider, slug: string, trx: TransactionClientContract) {
+    const feed = await this.liveFeeds(provider, trx).where('slug', slug).forUpdate().first()
+    if (!feed) throw new E_PROVIDER_FEED_NOT_FOUND([slug])
+    return feed
+  }
+}

@@ -1,0 +1,94 @@
+import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { errors as vineErrors } from '@vinejs/vine'
+import { DateTime } from 'luxon'
+import type { ChainConfig } from '#config/chain'
+import { FeedDirectory } from '#feeds/feed_directory'
+import Feed from '#models/feed'
+import Provider from '#models/provider'
+import { generateCustodialWallet } from '#provider_accounts/custodial_wallet'
+import { E_HANDLE_TAKEN } from '#provider_accounts/exceptions'
+import { FeedSources } from '#provider_accounts/feed_sources'
+import { partnerSecrets } from '#provider_accounts/partner_secrets'
+import { isUniqueViolation } from '#provider_accounts/unique_violation'
+import type { RegistrationInput } from '#provider_accounts/validators'
+
+/**
+ * The registration wizard as one request: the provider, owned forever by the
+ * signing wallet, and optionally its first feed (then it is active at once).
+ * Partner Bridge providers get their secret in this answer only.
+ */
+@inject()
+export class RegisterProvider {
+  constructor(
+    private feedSources: FeedSources,
+    private directory: FeedDirectory
+  ) {}
+
+  async execute(ownerWallet: string, input: RegistrationInput) {
+    if (input.integration_mode === 'partner_bridge' && !input.partner_endpoint) {
+      throw new vineErrors.E_VALIDATION_ERROR([
+        {
+          field: 'partner_endpoint',
+          message: 'Partner Bridge providers need a partner_endpoint (an https origin)',
+          rule: 'required',
+        },
+      ])
+    }
+    const source = input.feed
+      ? await this.feedSources.resolve(input.integration_mode, input.feed, 'feed.')
+      : undefined
+    const secret = input.integration_mode === 'partner_bridge' ? partnerSecrets.issue() : undefined
+    const custodial = generateCustodialWallet(app.config.get<ChainConfig>('chain').network)
+
+    try {
+      const { provider, feed } = await db.transaction(async (trx) => {
+        const created = await Provider.create(
+          {
+            handle: input.handle,
+            displayName: input.display_name,
+            description: input.description ?? '',
+            website: input.website ?? null,
+            xAccount: input.x_account ?? null,
+            integrationMode: input.integration_mode,
+            partnerEndpoint:
+              input.integration_mode === 'partner_bridge' ? input.partner_endpoint! : null,
+            ownerWallet,
+            custodialAddress: custodial.address,
+            custodialKeyEncrypted: custodial.encryptedKey,
+            hmacKeyEncrypted: secret?.encryptedKey ?? null,
+            hmacSecretIssuedAt: secret ? DateTime.now() : null,
+            status: input.feed ? 'active' : 'pending',
+            pendingRevenueMicrostx: 0n,
+            lifetimeEarnedMicrostx: 0n,
+            totalWithdrawnMicrostx: 0n,
+          },
+          { client: trx }
+        )
+        const firstFeed =
+          input.feed && source
+            ? await Feed.create(
+                {
+                  providerId: created.id,
+                  slug: input.feed.slug,
+                  displayName: input.feed.display_name,
+                  description: input.feed.description ?? '',
+                  priceMicrostx: input.feed.price_stx,
+                  sourceType: source.sourceType,
+                  sourceSettings: source.sourceSettings,
+                  status: 'active',
+                },
+                { client: trx }
+              )
+            : undefined
+        return { provider: created, feed: firstFeed }
+      })
+      this.directory.forget()
+      return { provider, feed, hmacSecret: secret?.secret }
+    } catch (error) {
+      if (isUniqueViolation(error, 'providers_handle_key')) throw new E_HANDLE_TAKEN([input.handle])
+      throw error
+    }
+  }
+}

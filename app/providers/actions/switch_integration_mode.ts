@@ -1,0 +1,78 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { errors as vineErrors } from '@vinejs/vine'
+import { DateTime } from 'luxon'
+import { FeedDirectory } from '#feeds/feed_directory'
+import { E_MODE_UNCHANGED } from '#provider_accounts/exceptions'
+import { FeedSources } from '#provider_accounts/feed_sources'
+import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
+import { partnerSecrets } from '#provider_accounts/partner_secrets'
+import { ownedProvider } from '#provider_accounts/provider_access'
+import type { ModeSwitchInput } from '#provider_accounts/validators'
+
+/**
+ * Partner Bridge ↔ Hosted Mirror. The provider keeps its id, handle, feeds,
+ * revenue and history; every live feed gets the new mode's source settings
+ * (all given in the same request, validated before anything changes).
+ * Leaving Partner Bridge revokes the secret; entering it issues a new one,
+ * shown once in the answer.
+ */
+@inject()
+export class SwitchIntegrationMode {
+  constructor(
+    private feedSources: FeedSources,
+    private feeds: ManageFeeds,
+    private directory: FeedDirectory
+  ) {}
+
+  async execute(providerId: string, wallet: string, input: ModeSwitchInput) {
+    const mode = input.integration_mode
+    if (mode === 'partner_bridge' && !input.partner_endpoint) {
+      throw new vineErrors.E_VALIDATION_ERROR([
+        {
+          field: 'partner_endpoint',
+          message: 'Partner Bridge needs a partner_endpoint (an https origin)',
+          rule: 'required',
+        },
+      ])
+    }
+
+    const result = await db.transaction(async (trx) => {
+      const provider = await ownedProvider(providerId, wallet, trx)
+      if (provider.integrationMode === mode) throw new E_MODE_UNCHANGED([mode])
+
+      const liveFeeds = await this.feeds.liveFeeds(provider, trx).forUpdate()
+      const given = new Map((input.feeds ?? []).map((feed) => [feed.slug, feed]))
+      const missing = liveFeeds.filter((feed) => !given.has(feed.slug))
+      if (missing.length > 0) {
+        throw new vineErrors.E_VALIDATION_ERROR(
+          missing.map((feed) => ({
+            field: 'feeds',
+            message: `Feed "${feed.slug}" needs its ${mode} source settings`,
+            rule: 'required',
+          }))
+        )
+      }
+      const sources = await Promise.all(
+        liveFeeds.map((feed, index) =>
+          this.feedSources.resolve(mode, given.get(feed.slug)!, `feeds.${index}.`)
+        )
+      )
+
+      const secret = mode === 'partner_bridge' ? partnerSecrets.issue() : undefined
+      provider.integrationMode = mode
+      provider.partnerEndpoint = mode === 'partner_bridge' ? input.partner_endpoint! : null
+      provider.hmacKeyEncrypted = secret?.encryptedKey ?? null
+      provider.hmacSecretIssuedAt = secret ? DateTime.now() : null
+      await provider.useTransaction(trx).save()
+      for (const [index, feed] of liveFeeds.entries()) {
+        feed.sourceType = sources[index].sourceType
+        feed.sourceSettings = sources[index].sourceSettings
+        await feed.useTransaction(trx).save()
+      }
+      return { provider, feeds: liveFeeds, hmacSecret: secret?.secret }
+    })
+    this.directory.forget()
+    return result
+  }
+}

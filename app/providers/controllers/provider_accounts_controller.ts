@@ -1,0 +1,46 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import Provider from '#models/provider'
+import { RegisterProvider } from '#provider_accounts/actions/register_provider'
+import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
+import { ownedProvider } from '#provider_accounts/provider_access'
+import { privateFeedView, privateProviderView } from '#provider_accounts/provider_views'
+import { registerProviderValidator } from '#provider_accounts/validators'
+
+/** Registration and the owner's private views. */
+@inject()
+export default class ProviderAccountsController {
+  constructor(
+    private feeds: ManageFeeds,
+    private register: RegisterProvider
+  ) {}
+
+  async store({ auth, request, response }: HttpContext) {
+    const input = await request.validateUsing(registerProviderValidator)
+    const wallet = auth.getUserOrFail().walletAddress
+    const { provider, feed, hmacSecret } = await this.register.execute(wallet, input)
+    return response.status(201).send({
+      provider: privateProviderView(provider, feed ? [feed] : []),
+      ...(feed ? { feed: privateFeedView(provider, feed) } : {}),
+      ...(hmacSecret ? { hmac_secret: hmacSecret } : {}),
+    })
+  }
+
+  async mine({ auth }: HttpContext) {
+    const providers = await Provider.query()
+      .where('owner_wallet', auth.getUserOrFail().walletAddress)
+      .orderBy('created_at')
+    return {
+      providers: await Promise.all(
+        providers.map(async (provider) =>
+          privateProviderView(provider, await this.feeds.liveFeeds(provider))
+        )
+      ),
+    }
+  }
+
+  async show({ auth, params }: HttpContext) {
+    const provider = await ownedProvider(String(params.id), auth.getUserOrFail().walletAddress)
+    return { provider: privateProviderView(provider, await this.feeds.liveFeeds(provider)) }
+  }
+}

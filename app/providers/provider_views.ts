@@ -1,0 +1,59 @@
+import app from '@adonisjs/core/services/app'
+import { formatStx, type Microstx, stxNumber } from '#ledger/money'
+import type Feed from '#models/feed'
+import type Provider from '#models/provider'
+
+/** JSON shapes of providers and their feeds (snake_case, µSTX as integers). */
+
+export function feedUrl(provider: Pick<Provider, 'handle'>, feed: Pick<Feed, 'slug'>) {
+  return `${app.config.get<string>('app.publicUrl')}/feeds/p/${provider.handle}/${feed.slug}`
+}
+
+function price(amount: Microstx) {
+  return { price_microstx: Number(amount), price_stx: formatStx(amount) }
+}
+
+/** The owner's view of a feed, with its source settings. */
+export function privateFeedView(provider: Provider, feed: Feed) {
+  const settings = feed.sourceSettings
+  return {
+    slug: feed.slug,
+    display_name: feed.displayName,
+    description: feed.description,
+    ...price(feed.priceMicrostx),
+    status: feed.status,
+    url: feedUrl(provider, feed),
+    source_type: feed.sourceType,
+    ...(feed.sourceType === 'partner_bridge'
+      ? { source_path: settings.source_path, forward_query: settings.forward_query ?? [] }
+      : { source: { type: feed.sourceType, ...settings } }),
+    created_at: feed.createdAt.toISO(),
+    updated_at: feed.updatedAt.toISO(),
+  }
+}
+
+/** The owner's view: identity, wallets, mode and revenue. Never the secret or its key. */
+export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
+  return {
+    id: provider.id,
+    handle: provider.handle,
+    display_name: provider.displayName,
+    description: provider.description,
+    website: provider.website,
+    x_account: provider.xAccount,
+    integration_mode: provider.integrationMode,
+    partner_endpoint: provider.partnerEndpoint,
+    status: provider.status,
+    owner_wallet: provider.ownerWallet,
+    custodial_wallet: provider.custodialAddress,
+    linked_withdrawal_wallet: provider.linkedWithdrawalWallet,
+    hmac_secret_issued_at: provider.hmacSecretIssuedAt?.toISO() ?? null,
+    pending_revenue: Number(provider.pendingRevenueMicrostx),
+    lifetime_earned: Number(provider.lifetimeEarnedMicrostx),
+    total_withdrawn: Number(provider.totalWithdrawnMicrostx),
+    pending_revenue_stx: stxNumber(provider.pendingRevenueMicrostx),
+    profile_url: `${app.config.get<string>('app.publicUrl')}/providers/${provider.handle}`,
+    feeds: feeds.map((feed) => privateFeedView(provider, feed)),
+    created_at: provider.createdAt.toISO(),
+  }
+}

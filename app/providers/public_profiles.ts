@@ -1,0 +1,86 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
+import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
+import Provider from '#models/provider'
+import { E_PROVIDER_NOT_FOUND } from '#provider_accounts/exceptions'
+import { feedUrl } from '#provider_accounts/provider_views'
+
+/** What anyone may see of providers: identity, links and live feeds with prices and stats. */
+@inject()
+export class PublicProfiles {
+  constructor(private db: Database) {}
+
+  async list() {
+    const rows = await this.db
+      .from('providers')
+      .where('providers.status', 'active')
+      .select('handle', 'display_name', 'description', 'website', 'x_account', 'integration_mode')
+      .select(
+        this.db.raw(
+          `(SELECT count(*) FROM feeds f WHERE f.provider_id = providers.id
+             AND f.deleted_at IS NULL AND f.status = 'active')::int AS live_feeds`
+        )
+      )
+      .orderBy('handle')
+    return {
+      providers: rows.map((row) => ({
+        handle: row.handle,
+        display_name: row.display_name,
+        description: row.description,
+        website: row.website,
+        x_account: row.x_account,
+        integration_mode: row.integration_mode,
+        live_feeds: row.live_feeds,
+        profile_url: `/providers/${row.handle}`,
+      })),
+    }
+  }
+
+  async show(handle: string) {
+    const provider = await Provider.findBy('handle', handle)
+    if (!provider) throw new E_PROVIDER_NOT_FOUND([handle])
+    const feeds = await this.db
+      .from('feeds')
+      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
+      .where('feeds.provider_id', provider.id)
+      .whereNull('feeds.deleted_at')
+      .where('feeds.status', 'active')
+      .orderBy('feeds.created_at')
+      .orderBy('feeds.slug')
+      .select(
+        'feeds.slug',
+        'feeds.display_name',
+        'feeds.description',
+        'feeds.price_microstx',
+        'feed_stats.total_queries',
+        'feed_stats.total_response_ms',
+        'feed_stats.source_calls',
+        'feed_stats.source_failures'
+      )
+    return {
+      handle: provider.handle,
+      display_name: provider.displayName,
+      description: provider.description,
+      website: provider.website,
+      x_account: provider.xAccount,
+      integration_mode: provider.integrationMode,
+      status: provider.status,
+      custodial_wallet: provider.custodialAddress,
+      manifest_report_url: `/providers/${provider.handle}/manifest`,
+      member_since: provider.createdAt.toISO(),
+      feeds: feeds.map((row) => {
+        const price = parseMicrostx(row.price_microstx)
+        return {
+          slug: row.slug,
+          display_name: row.display_name,
+          description: row.description,
+          endpoint: feedUrl(provider, row),
+          price_stx: stxNumber(price),
+          price_display: `${formatStx(price)} STX`,
+          stats: summariseStats(row as Partial<FeedStatsRow>),
+        }
+      }),
+    }
+  }
+}

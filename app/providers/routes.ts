@@ -1,0 +1,40 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const ProviderAccountsController = () =>
+  import('#provider_accounts/controllers/provider_accounts_controller')
+const ProviderFeedsController = () =>
+  import('#provider_accounts/controllers/provider_feeds_controller')
+const PartnerBridgeController = () =>
+  import('#provider_accounts/controllers/partner_bridge_controller')
+const PublicProvidersController = () =>
+  import('#provider_accounts/controllers/public_providers_controller')
+const ProviderManifestController = () =>
+  import('#provider_accounts/controllers/provider_manifest_controller')
+
+/** Owner routes: a bearer session of the wallet that registered the provider. */
+router
+  .group(() => {
+    router.post('/providers', [ProviderAccountsController, 'store']).as('providers.store')
+    router.get('/me/providers', [ProviderAccountsController, 'mine']).as('providers.mine')
+    router
+      .group(() => {
+        router.get('/', [ProviderAccountsController, 'show']).as('show')
+        router.post('/feeds', [ProviderFeedsController, 'store']).as('feeds.store')
+        router.patch('/feeds/:slug', [ProviderFeedsController, 'update']).as('feeds.update')
+        router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')
+        router.patch('/feeds/:slug/state', [ProviderFeedsController, 'setState']).as('feeds.state')
+        router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode')
+        router.post('/hmac/rotate', [PartnerBridgeController, 'rotate']).as('hmac.rotate')
+        router.post('/hmac/test', [PartnerBridgeController, 'test']).as('hmac.test')
+      })
+      .prefix('/providers/id/:id')
+      .as('providers.owned')
+  })
+  .use(middleware.auth())
+
+router.get('/providers', [PublicProvidersController, 'index']).as('providers.index')
+router
+  .get('/providers/:handle/manifest', [ProviderManifestController, 'handle'])
+  .as('providers.manifest')
+router.get('/providers/:handle', [PublicProvidersController, 'show']).as('providers.show')

@@ -1,0 +1,83 @@
+import vine from '@vinejs/vine'
+import type { Microstx } from '#ledger/money'
+import { handleRule, partnerEndpointRule, stxPrice, websiteRule } from '#provider_accounts/rules'
+
+const FEED_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
+export const MIRROR_SOURCE_TYPES = [
+  'codehost_raw',
+  'objectstore_url',
+  'webhook_push',
+  'manual_upload',
+] as const
+export const POLL_INTERVALS = [60, 300, 900, 3600] as const
+
+const displayName = () => vine.string().trim().minLength(1).maxLength(80)
+const description = () => vine.string().trim().maxLength(280)
+/** Number or decimal string in STX → µSTX (bigint). */
+const price = () =>
+  vine
+    .any()
+    .use(stxPrice())
+    .transform((value) => value as Microstx)
+
+/** The mode-specific parts of FEED; the feed's source driver validates them fully. */
+const sourceFields = {
+  source_path: vine.string().maxLength(512).optional(),
+  forward_query: vine.array(vine.string().maxLength(64)).maxLength(10).optional(),
+  source: vine
+    .object({
+      type: vine.enum(MIRROR_SOURCE_TYPES),
+      url: vine.string().maxLength(2048).optional(),
+      poll_interval_seconds: vine.enum(POLL_INTERVALS).optional(),
+    })
+    .optional(),
+}
+
+const feedSchema = () =>
+  vine.object({
+    slug: vine.string().regex(FEED_SLUG),
+    display_name: displayName(),
+    description: description().optional(),
+    price_stx: price(),
+    ...sourceFields,
+  })
+
+export const createFeedValidator = vine.create(feedSchema())
+
+export const updateFeedValidator = vine.create({
+  display_name: displayName().optional(),
+  description: description().optional(),
+  price_stx: price().optional(),
+  ...sourceFields,
+})
+
+export const feedStateValidator = vine.create({ active: vine.boolean({ strict: true }) })
+
+export const registerProviderValidator = vine.create({
+  handle: vine.string().maxLength(64).use(handleRule()),
+  display_name: displayName(),
+  description: description().optional(),
+  website: vine.string().maxLength(2048).use(websiteRule()).optional(),
+  x_account: vine
+    .string()
+    .regex(/^@[A-Za-z0-9_]{1,15}$/)
+    .optional(),
+  integration_mode: vine.enum(['partner_bridge', 'hosted_mirror'] as const),
+  partner_endpoint: vine.string().maxLength(2048).use(partnerEndpointRule()).optional(),
+  feed: feedSchema().optional(),
+})
+
+export const switchModeValidator = vine.create({
+  integration_mode: vine.enum(['partner_bridge', 'hosted_mirror'] as const),
+  partner_endpoint: vine.string().maxLength(2048).use(partnerEndpointRule()).optional(),
+  feeds: vine
+    .array(vine.object({ slug: vine.string().regex(FEED_SLUG), ...sourceFields }))
+    .maxLength(100)
+    .optional(),
+})
+
+export type FeedInput = Awaited<ReturnType<typeof createFeedValidator.validate>>
+export type FeedUpdate = Awaited<ReturnType<typeof updateFeedValidator.validate>>
+export type RegistrationInput = Awaited<ReturnType<typeof registerProviderValidator.validate>>
+export type ModeSwitchInput = Awaited<ReturnType<typeof switchModeValidator.validate>>
+export type SourceFields = Pick<FeedInput, 'source_path' | 'forward_query' | 'source'>

@@ -1,0 +1,264 @@
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import Provider from '#models/provider'
+import { partnerSecrets } from '#provider_accounts/partner_secrets'
+import { expectStatus, newOwner, registration } from '#tests/support/providers'
+import { deriveKey } from '#partner_verifier'
+
+async function providerCount() {
+  const row = await db.from('providers').count('* as total').firstOrFail()
+  return Number(row.total)
+}
+
+test.group('Provider registration', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('registers a Partner Bridge provider with its first feed, live at once', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const response = await client.post('/providers').bearerToken(owner.token).json(registration())
+
+    response.assertStatus(201)
+    const { provider, feed, hmac_secret: secret } = response.body()
+    assert.containsSubset(provider, {
+      handle: 'acme-data',
+      display_name: 'Acme Data',
+      status: 'active',
+      integration_mode: 'partner_bridge',
+      partner_endpoint: 'http://127.0.0.1:9',
+      owner_wallet: owner.walletAddress,
+      pending_revenue: 0,
+      lifetime_earned: 0,
+      total_withdrawn: 0,
+    })
+    assert.match(provider.custodial_wallet, /^ST[0-9A-Z]{38,40}$/)
+    assert.notEqual(provider.custodial_wallet, owner.walletAddress)
+    assert.containsSubset(feed, {
+      slug: 'btc-price',
+      price_microstx: 5000,
+      price_stx: '0.005',
+      status: 'active',
+      source_path: '/v1/prices',
+    })
+    assert.match(feed.url, /\/feeds\/p\/acme-data\/btc-price$/)
+    assert.match(secret, /^tbs_[A-Za-z0-9_-]{43}$/)
+
+    // Only K = SHA-256(secret) is kept, encrypted; the secret is nowhere in the row.
+    const row = await db.from('providers').where('handle', 'acme-data').firstOrFail()
+    assert.notInclude(JSON.stringify(row), secret)
+    const stored = await Provider.findByOrFail('handle', 'acme-data')
+    assert.deepEqual(partnerSecrets.keyOf(stored), deriveKey(secret))
+
+    // The secret is never shown again.
+    const view = await client.get(`/providers/id/${provider.id}`).bearerToken(owner.token)
+    view.assertStatus(200)
+    assert.notInclude(view.text(), secret)
+    assert.notProperty(view.body().provider, 'hmac_secret')
+
+    const unpaid = await client.get('/feeds/p/acme-data/btc-price')
+    unpaid.assertStatus(402)
+    assert.equal(unpaid.body().accepts[0].amount, '5000')
+    assert.match(unpaid.body().resource.url, /\/feeds\/p\/acme-data\/btc-price$/)
+  })
+
+  test('without a feed the provider is pending; its first feed activates it', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const created = await client
+      .post('/providers')
+      .bearerToken(owner.token)
+      .json(registration({ feed: undefined }))
+    created.assertStatus(201)
+    assert.equal(created.body().provider.status, 'pending')
+    assert.notProperty(created.body(), 'feed')
+
+    const feed = await client
+      .post(`/providers/id/${created.body().provider.id}/feeds`)
+      .bearerToken(owner.token)
+      .json({ slug: 'eth-price', display_name: 'ETH', price_stx: 0.01, source_path: '/v1/eth' })
+    feed.assertStatus(201)
+    assert.equal(feed.body().feed.price_microstx, 10_000)
+    const view = await client
+      .get(`/providers/id/${created.body().provider.id}`)
+      .bearerToken(owner.token)
+    assert.equal(view.body().provider.status, 'active')
+  })
+
+  test('a Hosted Mirror provider gets no secret', async ({ client, assert }) => {
+    const owner = await newOwner(client)
+    const response = await client
+      .post('/providers')
+      .bearerToken(owner.token)
+      .json(
+        registration({
+          integration_mode: 'hosted_mirror',
+          partner_endpoint: undefined,
+          feed: {
+            slug: 'btc-price',
+            display_name: 'BTC price',
+            price_stx: '0.005',
+            source: { type: 'objectstore_url', url: 'http://127.0.0.1:9/prices.json' },
+          },
+        })
+      )
+    response.assertStatus(201)
+    assert.notProperty(response.body(), 'hmac_secret')
+    assert.isNull(response.body().provider.partner_endpoint)
+    assert.containsSubset(response.body().feed, {
+      source_type: 'objectstore_url',
+      source: { type: 'objectstore_url', url: 'http://127.0.0.1:9/prices.json' },
+    })
+  })
+
+  test('refuses handle "{handle}" with {code}')
+    .with([
+      { handle: 'admin', code: 'handle_reserved' },
+      { handle: 'feeds', code: 'handle_reserved' },
+      { handle: 'www', code: 'handle_reserved' },
+      { handle: 'ab', code: 'handle_invalid' },
+      { handle: 'a'.repeat(33), code: 'handle_invalid' },
+      { handle: '-acme', code: 'handle_invalid' },
+      { handle: 'acme-', code: 'handle_invalid' },
+      { handle: 'Acme', code: 'handle_invalid' },
+      { handle: 'acme_data', code: 'handle_invalid' },
+    ])
+    .run(async ({ client, assert }, { handle, code }) => {
+      const owner = await newOwner(client)
+      const response = await client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(registration({ handle }))
+      assert.equal(response.status(), 422, response.text())
+      assert.equal(response.body().error.code, code)
+      assert.equal(response.body().error.fields[0].field, 'handle')
+      assert.equal(await providerCount(), 0)
+    })
+
+  test('refuses partner_endpoint {$self}')
+    .with([
+      'http://127.0.0.1:9/',
+      'http://127.0.0.1:9/api',
+      'https://api.example.com/v1',
+      'https://api.example.com?x=1',
+      'https://user:pw@api.example.com',
+      'ftp://api.example.com',
+      'api.example.com',
+    ])
+    .run(async ({ client, assert }, endpoint) => {
+      const owner = await newOwner(client)
+      const response = await client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(registration({ partner_endpoint: endpoint }))
+      response.assertStatus(422)
+      assert.equal(response.body().error.code, 'invalid_partner_endpoint')
+    })
+
+  test('refuses source_path {$self}')
+    .with(['v1/prices', '/v1/../admin', '/v1/./prices', '/v1/prices?x=1', '//evil.com/x', '/a b'])
+    .run(async ({ client, assert }, path) => {
+      const owner = await newOwner(client)
+      const response = await client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(
+          registration({
+            feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source_path: path },
+          })
+        )
+      assert.equal(response.status(), 422, response.text())
+      assert.equal(response.body().error.code, 'invalid_source_path')
+      assert.equal(response.body().error.fields[0].field, 'feed.source_path')
+      // Nothing half-written: the provider was not created either.
+      assert.equal(await providerCount(), 0)
+    })
+
+  test('refuses price {price} with {code}')
+    .with([
+      { price: '0.00009', code: 'price_out_of_range' },
+      { price: 10.000001, code: 'price_out_of_range' },
+      { price: '10.000001', code: 'price_out_of_range' },
+      { price: '0.0000001', code: 'invalid_price' },
+      { price: -1, code: 'invalid_price' },
+      { price: '1e-3', code: 'invalid_price' },
+      { price: 'free', code: 'invalid_price' },
+    ])
+    .run(async ({ client, assert }, { price, code }) => {
+      const owner = await newOwner(client)
+      const response = await client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(
+          registration({
+            feed: { slug: 'btc', display_name: 'BTC', price_stx: price, source_path: '/v1/p' },
+          })
+        )
+      response.assertStatus(422)
+      assert.equal(response.body().error.code, code)
+    })
+
+  test('accepts the price bounds exactly', async ({ client, assert }) => {
+    const owner = await newOwner(client)
+    for (const [handle, price, micro] of [
+      ['low-price', '0.0001', 100],
+      ['high-price', 10, 10_000_000],
+    ] as const) {
+      const response = await client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(
+          registration({
+            handle,
+            feed: { slug: 'f', display_name: 'F', price_stx: price, source_path: '/f' },
+          })
+        )
+      response.assertStatus(201)
+      assert.equal(response.body().feed.price_microstx, micro)
+    }
+  })
+
+  test('a taken handle is 409 handle_taken and a missing endpoint 422', async ({
+    client,
+    assert,
+  }) => {
+    const first = await newOwner(client)
+    const second = await newOwner(client)
+    await expectStatus(client.post('/providers').bearerToken(first.token).json(registration()), 201)
+    const taken = await client.post('/providers').bearerToken(second.token).json(registration())
+    taken.assertStatus(409)
+    assert.equal(taken.body().error.code, 'handle_taken')
+
+    const noEndpoint = await client
+      .post('/providers')
+      .bearerToken(second.token)
+      .json(registration({ handle: 'other', partner_endpoint: undefined }))
+    noEndpoint.assertStatus(422)
+    assert.equal(noEndpoint.body().error.fields[0].field, 'partner_endpoint')
+  })
+
+  test('website must be https-like and X accounts look like @name', async ({ client, assert }) => {
+    const owner = await newOwner(client)
+    const website = await client
+      .post('/providers')
+      .bearerToken(owner.token)
+      .json(registration({ website: 'javascript:alert(1)' }))
+    website.assertStatus(422)
+    assert.equal(website.body().error.code, 'invalid_website')
+    const x = await client
+      .post('/providers')
+      .bearerToken(owner.token)
+      .json(registration({ x_account: 'acme' }))
+    x.assertStatus(422)
+    assert.equal(x.body().error.fields[0].field, 'x_account')
+  })
+
+  test('registration needs a session', async ({ client }) => {
+    const response = await client.post('/providers').json(registration())
+    response.assertStatus(401)
+  })
+})

@@ -1,0 +1,41 @@
+import app from '@adonisjs/core/services/app'
+import type { ApiClient } from '@japa/api-client'
+import { hashMessage } from '@stacks/encryption'
+import { privateKeyToAddress, signMessageHashRsv } from '@stacks/transactions'
+import type { ChainConfig } from '#config/chain'
+
+/** The address of a private key on the configured network (ST… on devnet). */
+export function walletOf(privateKey: string) {
+  return privateKeyToAddress(privateKey, app.config.get<ChainConfig>('chain').network.stacks)
+}
+
+/** What @stacks/connect `stx_signMessage` answers: the RSV hex signature of the message. */
+export function signMessage(message: string, privateKey: string) {
+  const messageHash = Buffer.from(hashMessage(message)).toString('hex')
+  return signMessageHashRsv({ messageHash, privateKey })
+}
+
+/**
+ * Signs in through the real endpoints (POST /auth/nonce, POST /auth/verify)
+ * and returns the bearer session token of the key's wallet.
+ */
+export async function signIn(
+  client: ApiClient,
+  privateKey: string
+): Promise<{ token: string; walletAddress: string }> {
+  const walletAddress = walletOf(privateKey)
+  const challenge = await client.post('/auth/nonce').json({ wallet_address: walletAddress })
+  if (challenge.status() !== 200) {
+    throw new Error(`POST /auth/nonce answered ${challenge.status()}: ${challenge.text()}`)
+  }
+  const { nonce, message } = challenge.body()
+  const verified = await client.post('/auth/verify').json({
+    wallet_address: walletAddress,
+    nonce,
+    signature: signMessage(message, privateKey),
+  })
+  if (verified.status() !== 200) {
+    throw new Error(`POST /auth/verify answered ${verified.status()}: ${verified.text()}`)
+  }
+  return { token: verified.body().token, walletAddress }
+}

@@ -1,0 +1,452 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
+import { errors as vineErrors } from '@vinejs/vine'
+import { isCodedRule } from '#core/coded_rules'
+import sources from '#feeds/services/main'
+import { FeedCache } from '#feeds/feed_cache'
+import { FeedReader } from '#feeds/feed_reader'
+import { FeedStats } from '#feeds/feed_stats'
+import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
+import { type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
+import {
+  MirrorFailure,
+  type MirrorFailureKind,
+  UrlMirrorDriver,
+} from '#feeds/drivers/url_mirror_driver'
+import Feed from '#models/feed'
+import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
+import type { Resolver } from '#outbound/resolver'
+import { createFeed, ManualClock, useManualClock } from '#tests/support/feeds'
+
+const LAST_MODIFIED = 'Wed, 21 Oct 2026 07:28:00 GMT'
+
+/** A provider's file host on 127.0.0.1 and an ephemeral port, counting requests per path. */
+async function startMirrorSource() {
+  const hits = new Map<string, number>()
+  const state = { failing: false }
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://source')
+    hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1)
+    const json = (body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(200, { 'content-type': 'application/json', ...headers })
+      response.end(JSON.stringify(body))
+    }
+    if (state.failing) {
+      response.statusCode = 503
+      return response.end('maintenance')
+    }
+    switch (url.pathname) {
+      case '/prices.json':
+        return json(
+          { prices: [{ symbol: 'BTC', usd: 97_000 }], accept: request.headers.accept ?? null },
+          { 'last-modified': LAST_MODIFIED }
+        )
+      case '/list.json':
+        // A code host serving raw files as text/plain, with a byte-order mark and a bad date.
+        response.writeHead(200, { 'content-type': 'text/plain', 'last-modified': 'yesterday' })
+        return response.end('\uFEFF[1, 2, 3]')
+      case '/error.json':
+        response.statusCode = 500
+        return response.end('{"error": "internal"}')
+      case '/page.html':
+        response.writeHead(200, { 'content-type': 'text/html' })
+        return response.end('<!doctype html><html><body>Sign in to continue</body></html>')
+      case '/scalar.json':
+        return json(42)
+      case '/null.json':
+        return json(null)
+      case '/big.json':
+        return json(Array.from({ length: 5_000 }, (_, i) => i))
+      case '/hang.json':
+        return
+      case '/moved.json':
+        response.writeHead(302, { location: url.searchParams.get('to')! })
+        return response.end()
+      default:
+        response.statusCode = 404
+        return response.end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    hits: (path: string) => hits.get(path) ?? 0,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+type MirrorSource = Awaited<ReturnType<typeof startMirrorSource>>
+
+/** codehost.test and objects.test are the test server; any other name does not resolve. */
+const testDns: Resolver = async (hostname) => {
+  if (hostname === 'codehost.test' || hostname === 'objects.test') {
+    return [{ address: '127.0.0.1', family: 4 }]
+  }
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
+}
+
+function driver(
+  options: { timeoutMs?: number; maxBytes?: number; clock?: ManualClock } = {},
+  client: Partial<OutboundClientOptions> = {}
+) {
+  const clock = options.clock ?? new ManualClock()
+  return new UrlMirrorDriver({
+    name: 'codehost_raw',
+    outbound: new OutboundClient({
+      allowPrivateTargets: true,
+      httpsOnly: false,
+      resolve: testDns,
+      ...client,
+    }),
+    timeoutMs: options.timeoutMs ?? 200,
+    maxBytes: options.maxBytes ?? 10_000,
+    now: () => clock.now(),
+  })
+}
+
+function feedAt(url: string, pollIntervalSeconds?: number) {
+  const feed = new Feed()
+  feed.slug = 'mirrored-prices'
+  feed.sourceType = 'codehost_raw'
+  feed.sourceSettings = { url, poll_interval_seconds: pollIntervalSeconds }
+  return feed
+}
+
+/** The failure a fetch ends with (the test fails when it succeeds). */
+async function failureOf(promise: Promise<unknown>): Promise<MirrorFailure> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof MirrorFailure) return error
+    throw error
+  }
+  throw new Error('expected a MirrorFailure, the fetch succeeded')
+}
+
+/** The rules a settings validation failed with, by field. */
+async function refusalOf(promise: Promise<unknown>) {
+  try {
+    await promise
+  } catch (error) {
+    if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+    return (error.messages as { field: string; rule: string; message: string }[]).map(
+      ({ field, rule, message }) => ({ field, rule, message })
+    )
+  }
+  throw new Error('expected a validation error, the settings were accepted')
+}
+
+test.group('URL mirror settings', () => {
+  test('an https URL is accepted and the poll interval defaults to 300 s', async ({ assert }) => {
+    const settings = await driver().validateSettings({
+      url: 'https://raw.githubusercontent.com/acme/data/main/prices.json',
+      extra: 'dropped',
+    })
+    assert.deepEqual(settings, {
+      url: 'https://raw.githubusercontent.com/acme/data/main/prices.json',
+      poll_interval_seconds: 300,
+    })
+  })
+
+  test('poll_interval_seconds {$self} is kept')
+    .with([60, 300, 900, 3600])
+    .run(async ({ assert }, interval) => {
+      const settings = await driver().validateSettings({
+        url: 'https://bucket.s3.eu-west-1.amazonaws.com/feeds/prices.json?X-Amz-Signature=abc',
+        poll_interval_seconds: interval,
+      })
+      assert.equal(settings.poll_interval_seconds, interval)
+    })
+
+  test('poll_interval_seconds {$self} is refused')
+    .with([0, 30, 120, 86_400, '300', 'hourly'])
+    .run(async ({ assert }, interval) => {
+      const problems = await refusalOf(
+        driver().validateSettings({
+          url: 'https://example.com/data.json',
+          poll_interval_seconds: interval,
+        })
+      )
+      assert.deepEqual(
+        problems.map(({ field }) => field),
+        ['poll_interval_seconds']
+      )
+    })
+
+  test('refuses {$self} with invalid_source_url')
+    .with([
+      'https://user:secret@example.com/data.json',
+      'https://token@example.com/data.json',
+      'https://example.com/data.json#latest',
+      'https://example.com/data.json#',
+      'ftp://example.com/data.json',
+      'file:///etc/passwd',
+      'example.com/data.json',
+      'https://example.com/my data.json',
+    ])
+    .run(async ({ assert }, url) => {
+      const problems = await refusalOf(driver().validateSettings({ url }))
+      assert.deepEqual(
+        problems.map(({ field, rule }) => ({ field, rule })),
+        [{ field: 'url', rule: 'invalid_source_url' }]
+      )
+      assert.notInclude(problems[0].message, 'secret')
+    })
+
+  test('invalid_source_url is a coded rule: alone, it is the 422 code', ({ assert }) => {
+    assert.isTrue(isCodedRule('invalid_source_url'))
+  })
+
+  test('a missing URL, or one longer than 2048 characters, is refused', async ({ assert }) => {
+    const missing = await refusalOf(driver().validateSettings({ poll_interval_seconds: 60 }))
+    assert.deepEqual(missing[0].field, 'url')
+    const long = `https://example.com/${'a'.repeat(2_030)}.json`
+    assert.isAbove(long.length, 2048)
+    const tooLong = await refusalOf(driver().validateSettings({ url: long }))
+    assert.deepEqual(
+      tooLong.map(({ field, rule }) => ({ field, rule })),
+      [{ field: 'url', rule: 'maxLength' }]
+    )
+  })
+
+  test('plain http is accepted only while the outbound client accepts it', async ({ assert }) => {
+    const previous = app.config.get<boolean>('outbound.httpsOnly')
+    try {
+      app.config.set('outbound.httpsOnly', false)
+      const accepted = await driver().validateSettings({ url: 'http://127.0.0.1:9/data.json' })
+      assert.equal(accepted.url, 'http://127.0.0.1:9/data.json')
+
+      app.config.set('outbound.httpsOnly', true)
+      const problems = await refusalOf(
+        driver().validateSettings({ url: 'http://example.com/data.json' })
+      )
+      assert.deepEqual(
+        problems.map(({ field, rule, message }) => ({ field, rule, message })),
+        [{ field: 'url', rule: 'invalid_source_url', message: 'url must be an https URL' }]
+      )
+      await driver().validateSettings({ url: 'https://example.com/data.json' })
+    } finally {
+      app.config.set('outbound.httpsOnly', previous)
+    }
+  })
+})
+
+test.group('URL mirror fetch', (group) => {
+  let source: MirrorSource
+
+  group.each.setup(async () => {
+    source = await startMirrorSource()
+    return () => source.close()
+  })
+
+  test('serves the JSON document, its Last-Modified as last_updated, and names the host', async ({
+    assert,
+  }) => {
+    const url = `http://codehost.test:${source.port}/prices.json`
+    const payload = await driver().fetch(feedAt(url))
+
+    assert.deepEqual(payload, {
+      data: { prices: [{ symbol: 'BTC', usd: 97_000 }], accept: 'application/json' },
+      last_updated: Date.parse(LAST_MODIFIED),
+      data_source: `codehost.test:${source.port} (Hosted Mirror)`,
+    })
+  })
+
+  test('an array served as text/plain is a document; no valid Last-Modified → now', async ({
+    assert,
+  }) => {
+    const clock = new ManualClock(1_800_000_000_000)
+    const payload = await driver({ clock }).fetch(feedAt(`${source.url}/list.json`))
+
+    assert.deepEqual(payload.data, [1, 2, 3])
+    assert.equal(payload.last_updated, 1_800_000_000_000)
+  })
+
+  test('a Last-Modified in the future is not believed past now', async ({ assert }) => {
+    const clock = new ManualClock(Date.parse(LAST_MODIFIED) - 60_000)
+    const payload = await driver({ clock }).fetch(feedAt(`${source.url}/prices.json`))
+    assert.equal(payload.last_updated, clock.now())
+  })
+
+  test('{path} → MirrorFailure {kind}')
+    .with([
+      { path: '/error.json', kind: 'http_status', message: 'answered HTTP 500' },
+      { path: '/missing.json', kind: 'http_status', message: 'answered HTTP 404' },
+      { path: '/page.html', kind: 'bad_json', message: 'did not answer JSON' },
+      { path: '/scalar.json', kind: 'not_a_document', message: 'a JSON number' },
+      { path: '/null.json', kind: 'not_a_document', message: 'a JSON null' },
+      { path: '/big.json', kind: 'too_large', message: 'more than 10000 bytes' },
+      { path: '/hang.json', kind: 'timeout', message: 'did not answer in time' },
+    ] satisfies { path: string; kind: MirrorFailureKind; message: string }[])
+    .run(async ({ assert }, { path, kind, message }) => {
+      const started = performance.now()
+      const failure = await failureOf(driver().fetch(feedAt(`${source.url}${path}`)))
+
+      assert.instanceOf(failure, SourceUnavailable)
+      assert.equal(failure.kind, kind)
+      assert.include(failure.message, `127.0.0.1:${source.port}`)
+      assert.include(failure.message, message)
+      assert.isBelow(performance.now() - started, 1_000)
+    })
+
+  test('the failure names the host, never the signed query string', async ({ assert }) => {
+    const url = `http://objects.test:${source.port}/error.json?X-Amz-Signature=s3cr3t-token`
+    const failure = await failureOf(driver().fetch(feedAt(url)))
+
+    assert.equal(failure.message, `objects.test:${source.port} answered HTTP 500`)
+    assert.notInclude(failure.message, 's3cr3t')
+    assert.notInclude(failure.message, 'error.json')
+  })
+
+  test('a redirect is followed and the data is named after where it came from', async ({
+    assert,
+  }) => {
+    const target = `http://objects.test:${source.port}/prices.json`
+    const url = `http://codehost.test:${source.port}/moved.json?to=${encodeURIComponent(target)}`
+    const payload = await driver().fetch(feedAt(url))
+
+    assert.deepEqual((payload.data as { prices: unknown[] }).prices, [
+      { symbol: 'BTC', usd: 97_000 },
+    ])
+    assert.equal(payload.data_source, `objects.test:${source.port} (Hosted Mirror)`)
+    assert.equal(source.hits('/moved.json'), 1)
+    assert.equal(source.hits('/prices.json'), 1)
+
+    const broken = `http://objects.test:${source.port}/error.json`
+    const failure = await failureOf(
+      driver().fetch(
+        feedAt(`http://codehost.test:${source.port}/moved.json?to=${encodeURIComponent(broken)}`)
+      )
+    )
+    assert.equal(failure.message, `objects.test:${source.port} answered HTTP 500`)
+  })
+
+  test('a redirect to a private address is refused at the hop', async ({ assert }) => {
+    const url = `http://codehost.test:${source.port}/moved.json?to=${encodeURIComponent(
+      'http://169.254.169.254/latest/meta-data/'
+    )}`
+    const failure = await failureOf(
+      driver({}, { isAllowedAddress: (address) => address === '127.0.0.1' }).fetch(feedAt(url))
+    )
+
+    assert.equal(failure.kind, 'refused_target')
+    assert.include(failure.message, `after a redirect from codehost.test:${source.port}`)
+  })
+
+  test('a target the SSRF guard refuses is refused_target, without a request', async ({
+    assert,
+  }) => {
+    const guarded = driver({}, { allowPrivateTargets: false, httpsOnly: true })
+    const metadata = await failureOf(
+      guarded.fetch(feedAt('https://169.254.169.254/latest/meta-data/'))
+    )
+    const plainHttp = await failureOf(guarded.fetch(feedAt(`${source.url}/prices.json`)))
+
+    assert.equal(metadata.kind, 'refused_target')
+    assert.equal(plainHttp.kind, 'refused_target')
+    assert.equal(source.hits('/prices.json'), 0)
+  })
+
+  test('a host that does not resolve is unreachable', async ({ assert }) => {
+    const failure = await failureOf(driver().fetch(feedAt('http://nowhere.test/data.json')))
+    assert.equal(failure.kind, 'unreachable')
+    assert.equal(failure.message, 'nowhere.test is unreachable')
+  })
+
+  test('the TTL is the poll interval (300 s when unset)', ({ assert }) => {
+    const mirror: FeedSourceDriver = driver()
+    assert.equal(mirror.cacheTtlMs(feedAt('https://example.com/a.json', 60)), 60_000)
+    assert.equal(mirror.cacheTtlMs(feedAt('https://example.com/a.json', 3600)), 3_600_000)
+    assert.equal(mirror.cacheTtlMs(feedAt('https://example.com/a.json')), 300_000)
+    assert.isUndefined(mirror.validateQuery)
+  })
+})
+
+test.group('URL mirror feeds through FeedReader', (group) => {
+  let source: MirrorSource
+  let clock: ManualClock
+
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(async () => {
+    source = await startMirrorSource()
+    // Created before the clock is swapped, so the shared driver never keeps this test's clock.
+    await sources.use('codehost_raw')
+    const manual = useManualClock()
+    clock = manual.clock
+    return async () => {
+      manual.restore()
+      await source.close()
+    }
+  })
+
+  /** The app's reader parts (sources, stats) with a cache of its own and the manual clock. */
+  async function reader() {
+    return new FeedReader(
+      await app.container.make('feeds.sources'),
+      new FeedCache(100),
+      await app.container.make(FeedStats),
+      clock
+    )
+  }
+
+  test('both URL sources are registered, as one driver class', async ({ assert }) => {
+    assert.includeMembers(sources.names(), ['codehost_raw', 'objectstore_url'])
+    const codehost = await sources.use('codehost_raw')
+    const objectstore = await sources.use('objectstore_url')
+    assert.instanceOf(codehost, UrlMirrorDriver)
+    assert.instanceOf(objectstore, UrlMirrorDriver)
+    assert.equal(codehost.name, 'codehost_raw')
+    assert.equal(objectstore.name, 'objectstore_url')
+  })
+
+  test('reads the source once per poll interval, then fetches again', async ({ assert }) => {
+    const feed = await createFeed({
+      slug: 'mirrored-prices',
+      sourceType: 'codehost_raw',
+      sourceSettings: { url: `${source.url}/prices.json`, poll_interval_seconds: 60 },
+    })
+    const feeds = await reader()
+
+    const first = await feeds.read(feed, await feeds.validateQuery(feed, { ignored: 'x' }))
+    clock.advance(59_999)
+    const cached = await feeds.read(feed, {})
+    assert.equal(source.hits('/prices.json'), 1)
+    assert.deepEqual(cached, first)
+    assert.equal(first.data_source, `127.0.0.1:${source.port} (Hosted Mirror)`)
+    assert.equal(first.last_updated, Date.parse(LAST_MODIFIED))
+
+    clock.advance(1)
+    await feeds.read(feed, {})
+    assert.equal(source.hits('/prices.json'), 2)
+  })
+
+  test('while the source is down the mirrored copy is served stale, within 2 × TTL', async ({
+    assert,
+  }) => {
+    const feed = await createFeed({
+      slug: 'mirrored-prices',
+      sourceType: 'codehost_raw',
+      sourceSettings: { url: `${source.url}/prices.json`, poll_interval_seconds: 60 },
+    })
+    const feeds = await reader()
+    const good = await feeds.read(feed, {})
+
+    source.state.failing = true
+    clock.advance(60_000)
+    assert.deepEqual(await feeds.read(feed, {}), { ...good, stale: true })
+
+    clock.advance(60_000)
+    await assert.rejects(() => feeds.read(feed, {}), E_SOURCE_UNAVAILABLE)
+    assert.equal(source.hits('/prices.json'), 3)
+  })
+})
