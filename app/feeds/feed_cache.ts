@@ -32,6 +32,13 @@ export class FeedCache {
     }
   }
 
+  /** Drops every cached payload of one feed (its source settings changed). */
+  forgetFeed(feedId: string) {
+    for (const key of this.#entries.keys()) {
+      if (key.startsWith(`${feedId}?`)) this.#entries.delete(key)
+    }
+  }
+
   clear() {
     this.#entries.clear()
   }

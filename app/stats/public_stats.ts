@@ -14,6 +14,10 @@ export const LEADERBOARD_SIZE = 50
  * feed, one per agent) or the newest log rows by primary key: the cost does
  * not grow with the query log.
  */
+/** A built-in feed by its id, a provider's as `<handle>/<slug>` (its path under /feeds/p/). */
+const FEED_NAME = `CASE WHEN providers.handle IS NULL THEN feeds.slug
+  ELSE providers.handle || '/' || feeds.slug END AS feed_name`
+
 @inject()
 export class PublicStats {
   constructor(
@@ -25,10 +29,12 @@ export class PublicStats {
     const rows = await this.db
       .from('feeds')
       .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
+      .leftJoin('providers', 'providers.id', 'feeds.provider_id')
       .where('feeds.status', 'active')
+      .orderByRaw('providers.handle NULLS FIRST')
       .orderBy('feeds.slug')
       .select(
-        'feeds.slug',
+        this.db.raw(FEED_NAME),
         'feed_stats.total_queries',
         'feed_stats.total_response_ms',
         'feed_stats.source_calls',
@@ -45,7 +51,7 @@ export class PublicStats {
       calls += Number(row.source_calls)
       failures += Number(row.source_failures)
       return {
-        feed_id: row.slug as string,
+        feed_id: row.feed_name as string,
         queries: summary.total_queries,
         avg_response_ms: summary.avg_response_ms,
         error_rate:
@@ -82,9 +88,10 @@ export class PublicStats {
       this.db
         .from('query_log')
         .join('feeds', 'feeds.id', 'query_log.feed_id')
+        .leftJoin('providers', 'providers.id', 'feeds.provider_id')
         .orderBy('query_log.id', 'desc')
         .limit(limit)
-        .select('query_log.*', 'feeds.slug'),
+        .select('query_log.*', this.db.raw(FEED_NAME)),
     ])
     const now = this.clock.now()
     return {
@@ -92,7 +99,7 @@ export class PublicStats {
       unique_agents: Number(totals?.agents ?? 0),
       activity: rows.map((row) => ({
         id: Number(row.id),
-        feed: row.slug as string,
+        feed: row.feed_name as string,
         agent_name: (row.agent_name as string | null) ?? shortAddress(row.payer),
         agent_short: shortAddress(row.payer),
         price_stx: stxNumber(parseMicrostx(row.price_microstx)),

@@ -1,9 +1,22 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import Provider from '#models/provider'
 
-/** GET /auth/me: the signed-in wallet. `providers` is filled by the providers domain. */
+/** GET /auth/me: the signed-in wallet and the providers it owns. */
 export default class ShowMeController {
   async handle({ auth }: HttpContext) {
     const user = auth.getUserOrFail()
-    return { user: { wallet_address: user.walletAddress }, providers: [] }
+    const providers = await Provider.query()
+      .where('owner_wallet', user.walletAddress)
+      .orderBy('created_at')
+    return {
+      user: { wallet_address: user.walletAddress },
+      providers: providers.map((provider) => ({
+        id: provider.id,
+        handle: provider.handle,
+        display_name: provider.displayName,
+        status: provider.status,
+        integration_mode: provider.integrationMode,
+      })),
+    }
   }
 }

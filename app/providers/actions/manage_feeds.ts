@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
+import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import Feed from '#models/feed'
 import type Provider from '#models/provider'
@@ -21,7 +22,8 @@ import type { FeedInput, FeedUpdate } from '#provider_accounts/validators'
 export class ManageFeeds {
   constructor(
     private feedSources: FeedSources,
-    private directory: FeedDirectory
+    private directory: FeedDirectory,
+    private cache: FeedCache
   ) {}
 
   /** The provider's live (not deleted) feeds, oldest first. */
@@ -62,8 +64,9 @@ export class ManageFeeds {
     })
   }
 
+  /** Edits a feed; payloads cached under its old settings are dropped once committed. */
   async update(providerId: string, wallet: string, slug: string, patch: FeedUpdate) {
-    return this.#change(providerId, wallet, async (provider, trx) => {
+    const updated = await this.#change(providerId, wallet, async (provider, trx) => {
       const feed = await this.#feed(provider, slug, trx)
       if (patch.display_name !== undefined) feed.displayName = patch.display_name
       if (patch.description !== undefined) feed.description = patch.description
@@ -85,6 +88,8 @@ export class ManageFeeds {
       await feed.useTransaction(trx).save()
       return { provider, feed }
     })
+    this.cache.forgetFeed(updated.feed.id)
+    return updated
   }
 
   async setActive(providerId: string, wallet: string, slug: string, active: boolean) {

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
+import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { E_MODE_UNCHANGED } from '#provider_accounts/exceptions'
 import { FeedSources } from '#provider_accounts/feed_sources'
@@ -22,7 +23,8 @@ export class SwitchIntegrationMode {
   constructor(
     private feedSources: FeedSources,
     private feeds: ManageFeeds,
-    private directory: FeedDirectory
+    private directory: FeedDirectory,
+    private cache: FeedCache
   ) {}
 
   async execute(providerId: string, wallet: string, input: ModeSwitchInput) {
@@ -73,6 +75,7 @@ export class SwitchIntegrationMode {
       return { provider, feeds: liveFeeds, hmacSecret: secret?.secret }
     })
     this.directory.forget()
+    for (const feed of result.feeds) this.cache.forgetFeed(feed.id)
     return result
   }
 }

@@ -108,6 +108,12 @@ test.group('Partner Bridge', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformFees), -150n)
     const view = await client.get(`/providers/id/${providerId}`).bearerToken(owner.token)
     assert.containsSubset(view.body().provider, { pending_revenue: 4850, lifetime_earned: 4850 })
+    const activity = await client.get('/activity')
+    assert.equal(activity.body().activity[0].feed, 'acme-data/btc-price')
+    const stats = await client.get('/stats')
+    assert.containsSubset(stats.body().feed_breakdown, [
+      { feed_id: 'acme-data/btc-price', queries: 1, error_rate: 0 },
+    ])
   })
 
   test("the partner's verifier refuses a wrong secret, a stale timestamp and a replayed id", async ({
