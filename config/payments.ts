@@ -1,8 +1,17 @@
+import env from '#start/env'
+
 /**
  * Time budgets and limits of the paid call and the facilitator. Every one is
  * configurable so tests never wait on real time (ARCHITECTURE §11).
  */
 const paymentsConfig = {
+  /**
+   * FACILITATOR_URL: settle through a remote x402 facilitator (its full
+   * prefix); unset → in-process, the code behind this service's /facilitator.
+   */
+  facilitatorUrl: env.get('FACILITATOR_URL'),
+  /** Time-out of a remote facilitator's /verify. */
+  facilitatorTimeoutMs: 5_000,
   /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
   settlementBudgetMs: 25_000,
   broadcast: { attempts: 3, firstDelayMs: 500 },

@@ -5,11 +5,15 @@ import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { PaymentSettlement } from '#payments/settlement/payment_settlement'
+import { LocalSettlement } from '#payments/settlement/local_settlement'
+import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
 import { Clock } from '#core/clock'
 
 /**
- * Binds the chain collaborators, and the per-process confirmation watcher
- * that shares one batched status poll between every waiting payment. Both are classes, so tests swap them with
+ * Binds the chain collaborators, the per-process confirmation watcher that
+ * shares one batched status poll between every waiting payment, and the
+ * paywall's settlement (in-process, or a remote facilitator at FACILITATOR_URL). Both are classes, so tests swap them with
  * app.container.swap (e.g. a StacksClient pointed at an in-process devnet).
  */
 export default class ChainProvider {
@@ -36,6 +40,24 @@ export default class ChainProvider {
         maxEntries: 10_000,
         now: () => clock.now(),
       })
+    })
+    this.app.container.singleton(PaymentSettlement, async (resolver) => {
+      const config = this.app.config.get<PaymentsConfig>('payments')
+      if (config.facilitatorUrl) {
+        const wallet = await resolver.make(PlatformWallet)
+        return new RemoteFacilitator({
+          baseUrl: config.facilitatorUrl.replace(/\/+$/, ''),
+          payTo: wallet.address,
+          network: this.app.config.get<ChainConfig>('chain').network.caip2,
+          timeoutMs: config.facilitatorTimeoutMs,
+        })
+      }
+      return new LocalSettlement(
+        await resolver.make(StacksClient),
+        await resolver.make(CachedPayerAccounts),
+        await resolver.make(ConfirmationWatcher),
+        config.broadcast
+      )
     })
     this.app.container.singleton(PlatformWallet, () => {
       const config = this.app.config.get<ChainConfig>('chain')

@@ -1,18 +1,13 @@
 import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
-import { normaliseTxid } from '#chain/broadcast_outcome'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
-import { broadcastTransaction } from '#payments/broadcast_transaction'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import type { FacilitatorRequest } from '#payments/validators/facilitator_validator'
-import {
-  type VerificationResult,
-  checkPayerAccount,
-  decodeAndCheckTransaction,
-} from '#payments/verify_payment'
+import { LocalSettlement } from '#payments/settlement/local_settlement'
+import { type VerificationResult, decodeAndCheckTransaction } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
 import { type PaymentErrorCode, paymentFailure } from '#payments/payment_errors'
 
@@ -24,11 +19,16 @@ import { type PaymentErrorCode, paymentFailure } from '#payments/payment_errors'
  */
 @inject()
 export class Facilitator {
+  #settlement: LocalSettlement
+
   constructor(
-    private stacks: StacksClient,
+    stacks: StacksClient,
     private wallet: PlatformWallet,
-    private watcher: ConfirmationWatcher
-  ) {}
+    watcher: ConfirmationWatcher
+  ) {
+    const payments = app.config.get<PaymentsConfig>('payments')
+    this.#settlement = new LocalSettlement(stacks, stacks, watcher, payments.broadcast)
+  }
 
   supported() {
     return {
@@ -46,13 +46,14 @@ export class Facilitator {
 
   async verify(request: FacilitatorRequest) {
     const checked = this.#check(request)
-    const result = checked.ok ? await checkPayerAccount(checked.payment, this.stacks) : checked
-    const valid = result.ok
+    const preflight = checked.ok
+      ? await this.#settlement.preflight(checked.payment)
+      : { ok: false as const, code: checked.failure.code }
     return {
-      valid,
-      isValid: valid,
-      payer: result.ok ? result.payment.payer : '',
-      invalidReason: result.ok ? null : result.failure.code,
+      valid: preflight.ok,
+      isValid: preflight.ok,
+      payer: checked.ok && preflight.ok ? checked.payment.payer : '',
+      invalidReason: preflight.ok ? null : preflight.code,
     }
   }
 
@@ -63,17 +64,17 @@ export class Facilitator {
    */
   async settle(request: FacilitatorRequest) {
     const network = this.#chain().network.caip2
-    const result = this.#check(request)
-    if (!result.ok) {
+    const checked = this.#check(request)
+    if (!checked.ok) {
       return {
         success: false,
         payer: '',
         transaction: '',
         network,
-        errorReason: result.failure.code,
+        errorReason: checked.failure.code,
       }
     }
-    const { payment } = result
+    const { payment } = checked
     const answer = (success: boolean, errorReason?: string) => ({
       success,
       payer: payment.payer,
@@ -82,23 +83,24 @@ export class Facilitator {
       ...(errorReason ? { errorReason } : {}),
     })
 
-    const payments = app.config.get<PaymentsConfig>('payments')
-    const known = await this.stacks.getTransaction(payment.txid).catch(() => null)
-    if (!known) {
-      const account = await checkPayerAccount(payment, this.stacks)
-      if (!account.ok) return answer(false, account.failure.code)
-      const outcome = await broadcastTransaction(this.stacks, payment.bytes, payments.broadcast)
-      if (outcome.kind === 'rejected') return answer(false, outcome.code)
-      if (outcome.kind === 'rate_limited') return answer(false, 'rate_limited')
-      if (outcome.kind === 'accepted' && normaliseTxid(outcome.txid) !== payment.txid) {
-        return answer(false, 'unexpected_settle_error')
-      }
+    const preflight = await this.#settlement.preflight(payment)
+    if (!preflight.ok) return answer(false, preflight.code)
+    const outcome = await this.#settlement.settle(payment, payment.amount, {
+      known: preflight.known,
+      waitMs: app.config.get<PaymentsConfig>('payments').settlementBudgetMs,
+    })
+    switch (outcome.state) {
+      case 'confirmed':
+        return answer(true)
+      case 'failed':
+        return answer(false, 'transaction_failed')
+      case 'rejected':
+        return answer(false, outcome.code)
+      case 'rate_limited':
+        return answer(false, 'rate_limited')
+      default:
+        return answer(false, 'settlement_pending')
     }
-
-    const confirmation = await this.watcher.wait(payment.txid, payments.settlementBudgetMs)
-    if (confirmation.state === 'confirmed') return answer(true)
-    if (confirmation.state === 'failed') return answer(false, 'transaction_failed')
-    return answer(false, 'settlement_pending')
   }
 
   #chain() {

@@ -2,6 +2,8 @@ import app from '@adonisjs/core/services/app'
 import { StacksClient } from '#chain/stacks_client'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { LocalSettlement } from '#payments/settlement/local_settlement'
+import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { type Devnet, startDevnet } from '#chain/devnet/main'
 
 export interface AppChainOptions {
@@ -49,6 +51,11 @@ export function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
   app.container.swap(StacksClient, () => client)
   app.container.swap(ConfirmationWatcher, () => watcher)
   app.container.swap(CachedPayerAccounts, () => payerAccounts)
+  const settlement = new LocalSettlement(client, payerAccounts, watcher, {
+    attempts: 3,
+    firstDelayMs: 5,
+  })
+  app.container.swap(PaymentSettlement, () => settlement)
   return {
     client,
     restore() {
@@ -56,6 +63,7 @@ export function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)
       app.container.restore(CachedPayerAccounts)
+      app.container.restore(PaymentSettlement)
     },
   }
 }

@@ -1,20 +1,17 @@
 import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { StacksClient } from '#chain/stacks_client'
 import { Clock } from '#core/clock'
 import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
 import { FeedReader } from '#feeds/feed_reader'
 import { formatStx } from '#ledger/money'
 import type Feed from '#models/feed'
-import { broadcastTransaction } from '#payments/broadcast_transaction'
-import { ConfirmationWatcher } from '#payments/confirmation_watcher'
-import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentClaims } from '#payments/payment_claims'
 import { PaymentRecorder } from '#payments/payment_recorder'
 import { newReceiptToken } from '#payments/receipts'
-import { checkPayerAccount, decodeAndCheckTransaction } from '#payments/verify_payment'
+import { decodeAndCheckTransaction } from '#payments/verify_payment'
+import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import {
   type PaymentRequired,
   type SettlementResponse,
@@ -45,11 +42,14 @@ export type PaidCallResult =
   | { kind: 'pending'; body: unknown; settlement: SettlementResponse; retryAfterSeconds: number }
   | { kind: 'too_many_in_flight'; settlement: SettlementResponse }
   | { kind: 'unavailable'; settlement: SettlementResponse }
+  /** The call failed after the payment decoded (source or facilitator down, a bug): rethrow `error`. */
+  | { kind: 'failed'; error: unknown; settlement: SettlementResponse }
 
 /**
  * One paid call, in the order of ARCHITECTURE §4: requirements → decode →
- * verify → claim (committed before any network I/O) → fetch → store the
- * response → broadcast → wait for the block within the request's budget →
+ * verify the bytes → claim (committed before any network I/O) → balance and
+ * nonce → fetch → store the response → settle (broadcast, wait for the block
+ * within the request's budget; in-process or through FACILITATOR_URL) →
  * record (payment, ledger, query log in one transaction) → respond. The buyer
  * is charged only for data it receives; no lock is held across network calls.
  */
@@ -59,9 +59,7 @@ export class ServePaidCall {
     private reader: FeedReader,
     private claims: PaymentClaims,
     private recorder: PaymentRecorder,
-    private stacks: StacksClient,
-    private watcher: ConfirmationWatcher,
-    private payerAccounts: CachedPayerAccounts,
+    private settlement: PaymentSettlement,
     private wallet: PlatformWallet,
     private clock: Clock
   ) {}
@@ -149,16 +147,10 @@ export class ServePaidCall {
 
     let broadcastStarted = false
     try {
-      const known = await this.stacks.getTransaction(payment.txid)
-      if (!known) {
-        const account = await checkPayerAccount(payment, this.payerAccounts)
-        if (!account.ok) {
-          await this.claims.abandon(payment.txid, account.failure.code)
-          return refused(account.failure.code, {
-            transaction: `0x${payment.txid}`,
-            payer: payment.payer,
-          })
-        }
+      const preflight = await this.settlement.preflight(payment, request.feed.priceMicrostx)
+      if (!preflight.ok) {
+        await this.claims.abandon(payment.txid, preflight.code)
+        return refused(preflight.code, { transaction: `0x${payment.txid}`, payer: payment.payer })
       }
 
       const served = await this.reader.read(request.feed, request.query)
@@ -176,36 +168,43 @@ export class ServePaidCall {
       })
       broadcastStarted = true
       const chainStarted = this.clock.now()
-      if (!known) {
-        const outcome = await broadcastTransaction(this.stacks, payment.bytes, config.broadcast)
-        if (outcome.kind === 'rejected') {
+
+      const outcome = await this.settlement.settle(payment, request.feed.priceMicrostx, {
+        known: preflight.known,
+        waitMs: Math.max(0, config.settlementBudgetMs - (this.clock.now() - request.startedAt)),
+      })
+      switch (outcome.state) {
+        case 'confirmed': {
+          const chainMs = this.clock.now() - chainStarted
+          await this.recorder.confirm(payment.txid, outcome.blockHeight)
+          return { kind: 'paid', body, settlement: settlement(true), chainMs }
+        }
+        case 'rejected':
           await this.recorder.markFailed(payment.txid, outcome.code)
           return refused(outcome.code, { transaction: `0x${payment.txid}`, payer: payment.payer })
-        }
-        if (outcome.kind === 'rate_limited') {
+        case 'rate_limited':
           await this.recorder.release(payment.txid, 'rate_limited')
           return { kind: 'unavailable', settlement: settlement(false, 'rate_limited') }
+        case 'failed':
+          await this.recorder.markFailed(payment.txid, outcome.reason)
+          return refused('payment_failed', {
+            transaction: `0x${payment.txid}`,
+            payer: payment.payer,
+          })
+        case 'pending':
+          return this.#pending(
+            payment.txid,
+            settlement(false, 'settlement_pending'),
+            newReceiptToken()
+          )
+        default: {
+          const unknownOutcome: never = outcome
+          throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
         }
       }
-
-      const remaining = Math.max(
-        0,
-        config.settlementBudgetMs - (this.clock.now() - request.startedAt)
-      )
-      const confirmation = await this.watcher.wait(payment.txid, remaining)
-      if (confirmation.state === 'confirmed') {
-        const chainMs = this.clock.now() - chainStarted
-        await this.recorder.confirm(payment.txid, confirmation.status.blockHeight)
-        return { kind: 'paid', body, settlement: settlement(true), chainMs }
-      }
-      if (confirmation.state === 'failed') {
-        await this.recorder.markFailed(payment.txid, confirmation.status.status)
-        return refused('payment_failed', { transaction: `0x${payment.txid}`, payer: payment.payer })
-      }
-      return this.#pending(payment.txid, settlement(false, 'settlement_pending'), newReceiptToken())
     } catch (error) {
       if (!broadcastStarted) await this.claims.abandon(payment.txid, 'request_failed')
-      throw error
+      return { kind: 'failed', error, settlement: settlement(false, failureReason(error)) }
     }
   }
 
@@ -230,4 +229,12 @@ export class ServePaidCall {
       },
     }
   }
+}
+
+/** E_SOURCE_UNAVAILABLE → source_unavailable; anything unexpected → x402's unexpected_settle_error. */
+function failureReason(error: unknown) {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('E_')
+    ? code.slice(2).toLowerCase()
+    : 'unexpected_settle_error'
 }

@@ -85,6 +85,8 @@ function send(response: HttpContext['response'], result: PaidCallResult) {
           message: 'This payer already has 5 payments settling',
         },
       })
+    case 'failed':
+      throw result.error
     case 'unavailable':
       response.header('retry-after', '5')
       return response.status(503).send({

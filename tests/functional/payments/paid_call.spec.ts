@@ -179,6 +179,13 @@ test.group('Paying for a built-in feed', (group) => {
 
     failed.assertStatus(503)
     failed.assertBodyContains({ error: { code: 'source_unavailable' } })
+    assert.deepEqual(decodeHeader(failed.header('payment-response')), {
+      success: false,
+      transaction: `0x${tx.txid()}`,
+      network: 'stacks:2147483648',
+      payer: SENDER.address,
+      errorReason: 'source_unavailable',
+    })
     const onChain = await fetch(`${stack.devnet.url}/extended/v1/tx/0x${tx.txid()}`)
     assert.equal(onChain.status, 404)
 

@@ -293,13 +293,14 @@ test.group('Auditing the ledger', (group) => {
 
   test('a ledger of balanced postings passes the audit', async ({ assert }) => {
     const { ledger } = await services()
+    const provider = await createProviderRow()
     const audit = await app.container.make(LedgerAudit)
     const before = await audit.run()
 
     await post({
       kind: 'payment',
       reference: '0xa1',
-      entries: ledger.paymentEntries({ amount: 5000n, providerId: (await createProviderRow()).id }),
+      entries: ledger.paymentEntries({ amount: 5000n, providerId: provider.id }),
     })
     await post({
       kind: 'payment',

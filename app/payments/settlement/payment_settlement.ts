@@ -1,0 +1,36 @@
+import type { VerifiedPayment } from '#payments/verify_payment'
+
+/** What the chain-facing half of verification concluded. */
+export type PreflightResult =
+  /** `known`: the node already has the transaction (a retry): settle waits, never re-broadcasts. */
+  { ok: true; known: boolean } | { ok: false; code: string }
+
+export type SettlementOutcome =
+  | { state: 'confirmed'; blockHeight: number | null }
+  /** Mined but failed (abort_*), or dropped. */
+  | { state: 'failed'; reason: string }
+  /** The node refused the transaction: it was not taken. */
+  | { state: 'rejected'; code: string }
+  /** The node rate-limited every attempt: it was not taken. */
+  | { state: 'rate_limited' }
+  /** Not confirmed within the wait; it may still confirm (the reconcile job finishes it). */
+  | { state: 'pending' }
+
+/**
+ * The network half of a paid call, behind one interface so the paywall can
+ * settle in-process (the built-in facilitator's code) or through a remote
+ * x402 facilitator at FACILITATOR_URL. The static checks of the signed bytes
+ * (verify_payment.ts) happen before either, in the paywall. An abstract
+ * class, so it is also the container key of the configured implementation.
+ */
+export abstract class PaymentSettlement {
+  /** Balance and nonce for a transaction the node does not know yet; no broadcast. */
+  abstract preflight(payment: VerifiedPayment, price: bigint): Promise<PreflightResult>
+
+  /** Broadcasts (unless known) and waits for the block at most `waitMs`. */
+  abstract settle(
+    payment: VerifiedPayment,
+    price: bigint,
+    options: { known: boolean; waitMs: number }
+  ): Promise<SettlementOutcome>
+}

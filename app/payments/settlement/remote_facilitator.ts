@@ -1,0 +1,119 @@
+import vine from '@vinejs/vine'
+import { createError } from '@adonisjs/core/exceptions'
+import {
+  PaymentSettlement,
+  type PreflightResult,
+  type SettlementOutcome,
+} from '#payments/settlement/payment_settlement'
+import type { VerifiedPayment } from '#payments/verify_payment'
+import { X402_VERSION } from '#payments/x402'
+
+/** The remote facilitator did not give a usable answer before anything was broadcast. */
+export const E_FACILITATOR_UNAVAILABLE = createError(
+  'The payment facilitator is unavailable; nothing was charged',
+  'E_FACILITATOR_UNAVAILABLE',
+  503
+)
+
+const verifyAnswer = vine.create({
+  isValid: vine.boolean({ strict: true }).optional(),
+  valid: vine.boolean({ strict: true }).optional(),
+  invalidReason: vine.string().maxLength(200).nullable().optional(),
+})
+
+const settleAnswer = vine.create({
+  success: vine.boolean({ strict: true }),
+  transaction: vine.string().maxLength(200).optional(),
+  errorReason: vine.string().maxLength(200).nullable().optional(),
+})
+
+export interface RemoteFacilitatorOptions {
+  /** FACILITATOR_URL: the full prefix, e.g. https://facilitator.example/facilitator. */
+  baseUrl: string
+  payTo: string
+  /** CAIP-2 id of the network the service settles on. */
+  network: string
+  /** Time-out of /verify; /settle is bounded by the request's remaining budget. */
+  timeoutMs: number
+}
+
+/**
+ * Settlement through a remote x402 facilitator (FACILITATOR_URL) with the
+ * seed's /verify and /settle shapes. Its answers are validated; one it does
+ * not give in time leaves the payment pending (it may have broadcast), and
+ * the reconcile job finishes it from the chain.
+ */
+export class RemoteFacilitator extends PaymentSettlement {
+  constructor(private options: RemoteFacilitatorOptions) {
+    super()
+  }
+
+  async preflight(payment: VerifiedPayment, price: bigint): Promise<PreflightResult> {
+    const answer = await this.#post('verify', payment, price, this.options.timeoutMs).catch(
+      () => undefined
+    )
+    const [error, verdict] = await verifyAnswer.tryValidate(answer)
+    const valid = error ? undefined : (verdict.isValid ?? verdict.valid)
+    if (valid === undefined) throw new E_FACILITATOR_UNAVAILABLE()
+    if (valid) return { ok: true, known: false }
+    return { ok: false, code: verdict?.invalidReason ?? 'invalid_payload' }
+  }
+
+  async settle(
+    payment: VerifiedPayment,
+    price: bigint,
+    { waitMs }: { known: boolean; waitMs: number }
+  ): Promise<SettlementOutcome> {
+    const answer = await this.#post('settle', payment, price, waitMs).catch(() => undefined)
+    const [error, result] = await settleAnswer.tryValidate(answer)
+    if (error) return { state: 'pending' }
+    const { success, errorReason } = result
+    if (success) return { state: 'confirmed', blockHeight: null }
+    switch (errorReason) {
+      case 'settlement_pending':
+      case null:
+      case undefined:
+        return { state: 'pending' }
+      case 'transaction_failed':
+        return { state: 'failed', reason: errorReason }
+      case 'rate_limited':
+        return { state: 'rate_limited' }
+      default:
+        return { state: 'rejected', code: errorReason }
+    }
+  }
+
+  async #post(
+    path: 'verify' | 'settle',
+    payment: VerifiedPayment,
+    price: bigint,
+    timeoutMs: number
+  ) {
+    const response = await fetch(`${this.options.baseUrl}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept': 'application/json' },
+      body: JSON.stringify({
+        x402Version: X402_VERSION,
+        paymentPayload: {
+          x402Version: X402_VERSION,
+          payload: { transaction: `0x${Buffer.from(payment.bytes).toString('hex')}` },
+        },
+        paymentRequirements: {
+          scheme: 'exact',
+          network: this.options.network,
+          amount: price.toString(),
+          asset: 'STX',
+          payTo: this.options.payTo,
+          maxTimeoutSeconds: 300,
+        },
+      }),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'error',
+    })
+    if (!response.ok) {
+      await response.body?.cancel()
+      throw new Error(`the facilitator answered HTTP ${response.status}`)
+    }
+    return (await response.json()) as unknown
+  }
+}
