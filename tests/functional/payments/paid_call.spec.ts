@@ -27,7 +27,10 @@ test.group('Paying for a built-in feed', (group) => {
     response.assertStatus(402)
     assert.containsSubset(response.body(), {
       x402Version: 2,
-      resource: { url: 'http://localhost:3334/feeds/whale-alerts', mimeType: 'application/json' },
+      resource: {
+        url: `${app.config.get('app.publicUrl')}/feeds/whale-alerts`,
+        mimeType: 'application/json',
+      },
       accepts: [
         {
           scheme: 'exact',
