@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import app from '@adonisjs/core/services/app'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
+import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import type { ChainConfig } from '#config/chain'
 
@@ -29,10 +29,7 @@ export class FeedRegistry {
         'feeds.category',
         'feeds.update_frequency',
         'feeds.price_microstx',
-        'feed_stats.total_queries',
-        'feed_stats.total_response_ms',
-        'feed_stats.source_calls',
-        'feed_stats.source_failures'
+        ...FEED_STATS_COLUMNS
       )
 
     return {

@@ -22,6 +22,14 @@ export class FeedStats {
   }
 }
 
+/** The feed_stats columns summariseStats reads, for queries joining feed_stats. */
+export const FEED_STATS_COLUMNS = [
+  'feed_stats.total_queries',
+  'feed_stats.total_response_ms',
+  'feed_stats.source_calls',
+  'feed_stats.source_failures',
+]
+
 export interface FeedStatsRow {
   total_queries: string | number
   total_response_ms: string | number

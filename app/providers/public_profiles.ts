@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import { summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
+import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import Provider from '#models/provider'
 import { E_PROVIDER_NOT_FOUND } from '#provider_accounts/exceptions'
@@ -53,10 +53,7 @@ export class PublicProfiles {
         'feeds.display_name',
         'feeds.description',
         'feeds.price_microstx',
-        'feed_stats.total_queries',
-        'feed_stats.total_response_ms',
-        'feed_stats.source_calls',
-        'feed_stats.source_failures'
+        ...FEED_STATS_COLUMNS
       )
     return {
       handle: provider.handle,

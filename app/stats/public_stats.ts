@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { Clock } from '#core/clock'
-import { summariseStats } from '#feeds/feed_stats'
+import { FEED_STATS_COLUMNS, summariseStats } from '#feeds/feed_stats'
 import { parseMicrostx, stxNumber } from '#ledger/money'
 import { shortAddress } from '#stats/agent_name'
 import { reputation } from '#stats/reputation'
@@ -33,13 +33,7 @@ export class PublicStats {
       .where('feeds.status', 'active')
       .orderByRaw('providers.handle NULLS FIRST')
       .orderBy('feeds.slug')
-      .select(
-        this.db.raw(FEED_NAME),
-        'feed_stats.total_queries',
-        'feed_stats.total_response_ms',
-        'feed_stats.source_calls',
-        'feed_stats.source_failures'
-      )
+      .select(this.db.raw(FEED_NAME), ...FEED_STATS_COLUMNS)
     let queries = 0
     let responseMs = 0
     let calls = 0

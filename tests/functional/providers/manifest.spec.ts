@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
+import type { ManifestReport } from '#provider_accounts/manifest/manifest_verifier'
 import type { ApiClient } from '@japa/api-client'
 import { DateTime } from 'luxon'
 import type { ManifestConfig } from '#config/providers'
@@ -114,20 +115,7 @@ function serving(body: unknown) {
 async function reportOf(client: ApiClient, handle = HANDLE) {
   const response = await client.get(`/providers/${handle}/manifest`)
   response.assertStatus(200)
-  return response.body() as {
-    handle: string
-    website: string | null
-    manifest_url: string | null
-    checked_at: string
-    independence_attestation: {
-      well_known_manifest_present: boolean
-      final_url: string | null
-      redirects: string[]
-      http_status: number | null
-    }
-    checks: Check[]
-    verified: boolean
-  }
+  return response.body() as ManifestReport
 }
 
 function checkOf(report: { checks: Check[] }, name: string) {
