@@ -42,16 +42,26 @@ export const handleRule = vine.createRule((value, _options, field) => {
   }
 })
 
+/** The ports the outbound client may call (production: 443 only); undefined = any. */
+function allowedPorts() {
+  return app.config.get<number[] | undefined>('outbound.allowedPorts')
+}
+
+function portOf(url: URL) {
+  return Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+}
+
 /** An origin only: scheme and host (and port), no path, no trailing slash, no credentials. */
 export const partnerEndpointRule = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string') return
   const url = parseUrl(value)
   const isOrigin = url !== null && url.origin !== 'null' && url.origin === value
-  if (!isOrigin || !schemeAllowed(url)) {
+  const ports = allowedPorts()
+  if (!isOrigin || !schemeAllowed(url) || (ports && !ports.includes(portOf(url)))) {
     field.report(
       `partner_endpoint must be an origin like https://api.example.com: ${
         allowsHttp() ? 'http(s)' : 'https'
-      }, a host and an optional port, with no path, query or trailing slash`,
+      }, a host${ports ? ` on port ${ports.join(' or ')}` : ' and an optional port'}, with no path, query or trailing slash`,
       'invalid_partner_endpoint',
       field
     )

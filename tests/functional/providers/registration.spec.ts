@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import Provider from '#models/provider'
@@ -158,6 +159,37 @@ test.group('Provider registration', (group) => {
       response.assertStatus(422)
       assert.equal(response.body().error.code, 'invalid_partner_endpoint')
     })
+
+  test('with production rules only https origins on port 443 are accepted', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const rules = {
+      httpsOnly: app.config.get('outbound.httpsOnly'),
+      allowedPorts: app.config.get('outbound.allowedPorts'),
+    }
+    app.config.set('outbound.httpsOnly', true)
+    app.config.set('outbound.allowedPorts', [443])
+    try {
+      for (const endpoint of ['http://api.example.com', 'https://api.example.com:8443']) {
+        const refused = await client
+          .post('/providers')
+          .bearerToken(owner.token)
+          .json(registration({ partner_endpoint: endpoint, website: undefined }))
+        refused.assertStatus(422)
+        assert.equal(refused.body().error.code, 'invalid_partner_endpoint')
+      }
+      const accepted = await client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(registration({ partner_endpoint: 'https://api.example.com' }))
+      accepted.assertStatus(201)
+    } finally {
+      app.config.set('outbound.httpsOnly', rules.httpsOnly)
+      app.config.set('outbound.allowedPorts', rules.allowedPorts)
+    }
+  })
 
   test('refuses source_path {$self}')
     .with(['v1/prices', '/v1/../admin', '/v1/./prices', '/v1/prices?x=1', '//evil.com/x', '/a b'])
