@@ -1,7 +1,7 @@
-import app from '@adonisjs/core/services/app'
 import vine from '@vinejs/vine'
 import { type Microstx, parseStx } from '#ledger/money'
 import { registerCodedRules } from '#core/coded_rules'
+import { outboundUrlProblem } from '#outbound/url_policy'
 import { HANDLE_PATTERN, isReservedHandle } from '#provider_accounts/handles'
 
 /**
@@ -11,23 +11,6 @@ import { HANDLE_PATTERN, isReservedHandle } from '#provider_accounts/handles'
 
 export const MIN_PRICE: Microstx = 100n
 export const MAX_PRICE: Microstx = 10_000_000n
-
-/** Plain http is accepted only where the outbound client allows it (development, tests). */
-export function allowsHttp() {
-  return !app.config.get<boolean>('outbound.httpsOnly', true)
-}
-
-export function parseUrl(value: string): URL | null {
-  try {
-    return new URL(value)
-  } catch {
-    return null
-  }
-}
-
-export function schemeAllowed(url: URL) {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && allowsHttp())
-}
 
 export const handleRule = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string') return
@@ -42,38 +25,24 @@ export const handleRule = vine.createRule((value, _options, field) => {
   }
 })
 
-/** The ports the outbound client may call (production: 443 only); undefined = any. */
-function allowedPorts() {
-  return app.config.get<number[] | undefined>('outbound.allowedPorts')
-}
-
-function portOf(url: URL) {
-  return Number(url.port || (url.protocol === 'https:' ? 443 : 80))
-}
-
-/** An origin only: scheme and host (and port), no path, no trailing slash, no credentials. */
+/**
+ * An origin only: scheme and host (and a port the outbound client may call),
+ * no path, no trailing slash, no credentials.
+ */
 export const partnerEndpointRule = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string') return
-  const url = parseUrl(value)
-  const isOrigin = url !== null && url.origin !== 'null' && url.origin === value
-  const ports = allowedPorts()
-  if (!isOrigin || !schemeAllowed(url) || (ports && !ports.includes(portOf(url)))) {
-    field.report(
-      `partner_endpoint must be an origin like https://api.example.com: ${
-        allowsHttp() ? 'http(s)' : 'https'
-      }, a host${ports ? ` on port ${ports.join(' or ')}` : ' and an optional port'}, with no path, query or trailing slash`,
-      'invalid_partner_endpoint',
-      field
-    )
-  }
+  const problem =
+    outboundUrlProblem(value) ??
+    (new URL(value).origin === value
+      ? null
+      : 'must be an origin like https://api.example.com: no path, query or trailing slash')
+  if (problem) field.report(`partner_endpoint ${problem}`, 'invalid_partner_endpoint', field)
 })
 
 export const websiteRule = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string') return
-  const url = parseUrl(value)
-  if (!url || !schemeAllowed(url) || url.username || url.password) {
-    field.report('website must be an https URL', 'invalid_website', field)
-  }
+  const problem = outboundUrlProblem(value)
+  if (problem) field.report(`website ${problem}`, 'invalid_website', field)
 })
 
 /**

@@ -1,9 +1,9 @@
-import app from '@adonisjs/core/services/app'
 import vine from '@vinejs/vine'
 import { registerCodedRules } from '#core/coded_rules'
 import { type FeedPayload, type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 import { OutboundFailure, type OutboundClient } from '#outbound/outbound_client'
+import { outboundUrlProblem } from '#outbound/url_policy'
 
 export const URL_MIRROR_POLL_INTERVALS = [60, 300, 900, 3600] as const
 export const DEFAULT_POLL_INTERVAL_SECONDS = 300
@@ -33,29 +33,10 @@ export class MirrorFailure extends SourceUnavailable {
   }
 }
 
-/** Plain http is accepted only where the outbound client allows it (development, tests). */
-function httpsOnly() {
-  return app.config.get<boolean>('outbound.httpsOnly', true)
-}
-
 function problemWith(value: string): string | null {
-  if (/[\s\p{Cc}]/u.test(value)) return 'url must not contain spaces or control characters'
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return 'url must be an absolute URL such as https://raw.githubusercontent.com/acme/data/main/prices.json'
-  }
-  const schemeAllowed = url.protocol === 'https:' || (url.protocol === 'http:' && !httpsOnly())
-  if (!schemeAllowed) return `url must be an ${httpsOnly() ? 'https' : 'http(s)'} URL`
-  if (url.username || url.password) return 'url must not contain a user name or password'
-  if (value.includes('#')) return 'url must not contain a fragment (#…)'
-  const allowedPorts = app.config.get<number[] | undefined>('outbound.allowedPorts')
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
-  if (allowedPorts && !allowedPorts.includes(port)) {
-    return `url must use port ${allowedPorts.join(' or ')}`
-  }
-  return null
+  const problem =
+    outboundUrlProblem(value) ?? (value.includes('#') ? 'must not contain a fragment (#…)' : null)
+  return problem ? `url ${problem}` : null
 }
 
 /** An https URL (http only outside production) without credentials or fragment. */
