@@ -15,7 +15,7 @@ const paymentsConfig = {
   /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
   settlementBudgetMs: 25_000,
   broadcast: { attempts: 3, firstDelayMs: 500 },
-  confirmation: { firstPollMs: 500, pollIntervalMs: 2_000 },
+  confirmation: { firstPollMs: 500, pollIntervalMs: 2_000, lookupBatchMs: 10 },
   /** How long a payer's balance and nonce are reused between payments. */
   payerAccountTtlMs: 3_000,
   /** Highest network fee a payment may carry, in µSTX. */

@@ -47,11 +47,19 @@ export class Ledger {
     assertBalanced(posting)
     const { kind, reference, entries } = posting
 
+    // The transaction and its entries in one statement: nothing is inserted when
+    // (kind, reference) was posted before.
     const inserted = await trx.rawQuery(
-      `INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
-       ON CONFLICT (kind, reference) DO NOTHING
-       RETURNING id`,
-      [kind, reference]
+      `WITH posted AS (
+         INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
+         ON CONFLICT (kind, reference) DO NOTHING
+         RETURNING id
+       )
+       INSERT INTO ledger_entries (transaction_id, account, amount_microstx)
+       SELECT posted.id, entry.account, entry.amount
+         FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
+       RETURNING transaction_id`,
+      [kind, reference, ...entries.flatMap((entry) => [entry.account, entry.amount.toString()])]
     )
     if (inserted.rows.length === 0) {
       const existing = await trx
@@ -62,14 +70,7 @@ export class Ledger {
       return { transactionId: existing.id, alreadyPosted: true }
     }
 
-    const transactionId: string = inserted.rows[0].id
-    await trx.table('ledger_entries').multiInsert(
-      entries.map((entry) => ({
-        transaction_id: transactionId,
-        account: entry.account,
-        amount_microstx: entry.amount.toString(),
-      }))
-    )
+    const transactionId: string = inserted.rows[0].transaction_id
     await updateProviderBalances(trx, posting)
     await assertCommittable(trx)
     return { transactionId, alreadyPosted: false }
@@ -174,6 +175,7 @@ function assertBalanced({ kind, reference, entries }: Posting) {
  * transaction.
  */
 async function assertCommittable(trx: TransactionClientContract) {
-  await trx.rawQuery('SET CONSTRAINTS ledger_entries_balanced IMMEDIATE')
-  await trx.rawQuery('SET CONSTRAINTS ledger_entries_balanced DEFERRED')
+  await trx.rawQuery(
+    'SET CONSTRAINTS ledger_entries_balanced IMMEDIATE; SET CONSTRAINTS ledger_entries_balanced DEFERRED'
+  )
 }

@@ -11,6 +11,13 @@ export interface ConfirmationWatcherOptions {
   firstPollMs: number
   /** Then about the network's block time. */
   pollIntervalMs: number
+  /** How long a look-up waits for others to share its call (default: firstPollMs). */
+  lookupBatchMs?: number
+}
+
+interface Lookup {
+  resolve(status: TransactionStatus | null): void
+  reject(error: unknown): void
 }
 
 interface Waiter {
@@ -22,11 +29,14 @@ interface Waiter {
  * One watcher per process keeps the set of txids awaiting confirmation and
  * resolves them in batches: one `/extended/v1/tx/multiple` call per poll for
  * every waiting payment, so chain API calls grow with blocks, not buyers.
+ * One-off look-ups ("does the node know this txid?") ride on the same calls.
  * Polling stops when nobody waits.
  */
 export class ConfirmationWatcher {
   #waiting = new Map<string, Set<Waiter>>()
+  #lookups = new Map<string, Lookup[]>()
   #timer?: NodeJS.Timeout
+  #dueAt = 0
   #polling = false
 
   constructor(
@@ -56,6 +66,16 @@ export class ConfirmationWatcher {
     })
   }
 
+  /** The transaction's current status (null: the node does not know it), batched with others. */
+  lookup(txid: string): Promise<TransactionStatus | null> {
+    return new Promise((resolve, reject) => {
+      const lookups = this.#lookups.get(txid) ?? []
+      lookups.push({ resolve, reject })
+      this.#lookups.set(txid, lookups)
+      this.#schedule(this.options.lookupBatchMs ?? this.options.firstPollMs)
+    })
+  }
+
   stop() {
     clearTimeout(this.#timer)
     this.#timer = undefined
@@ -66,23 +86,37 @@ export class ConfirmationWatcher {
       }
       this.#waiting.delete(txid)
     }
+    for (const asked of this.#lookups.values()) {
+      for (const lookup of asked) lookup.reject(new Error('the confirmation watcher stopped'))
+    }
+    this.#lookups.clear()
   }
 
+  /** Polls in `delayMs` unless a poll is already due sooner (a later request never delays it). */
   #schedule(delayMs: number) {
     if (this.#polling) return
+    const dueAt = Date.now() + delayMs
     if (this.#timer) {
-      if (delayMs >= this.options.pollIntervalMs) return
+      if (this.#dueAt <= dueAt) return
       clearTimeout(this.#timer)
     }
+    this.#dueAt = dueAt
     this.#timer = setTimeout(() => void this.#poll(), delayMs)
   }
 
   async #poll() {
     this.#timer = undefined
-    if (this.#waiting.size === 0) return
+    const lookups = this.#lookups
+    this.#lookups = new Map()
+    if (this.#waiting.size === 0 && lookups.size === 0) return
     this.#polling = true
     try {
-      const statuses = await this.chain.getTransactions([...this.#waiting.keys()])
+      const statuses = await this.chain.getTransactions([
+        ...new Set([...this.#waiting.keys(), ...lookups.keys()]),
+      ])
+      for (const [txid, asked] of lookups) {
+        for (const lookup of asked) lookup.resolve(statuses.get(txid) ?? null)
+      }
       for (const [txid, status] of statuses) {
         if (!status || (!status.confirmed && !status.failed)) continue
         const outcome: ConfirmationOutcome = {
@@ -95,11 +129,15 @@ export class ConfirmationWatcher {
         }
         this.#waiting.delete(txid)
       }
-    } catch {
-      // The node did not answer this time: the next poll asks again.
+    } catch (error) {
+      // The node did not answer this time: waiters are asked about again at the next poll,
+      // look-ups fail (their callers decide what an unavailable node means).
+      for (const asked of lookups.values()) for (const lookup of asked) lookup.reject(error)
     } finally {
       this.#polling = false
     }
-    if (this.#waiting.size > 0) this.#schedule(this.options.pollIntervalMs)
+    if (this.#lookups.size > 0)
+      this.#schedule(this.options.lookupBatchMs ?? this.options.firstPollMs)
+    else if (this.#waiting.size > 0) this.#schedule(this.options.pollIntervalMs)
   }
 }

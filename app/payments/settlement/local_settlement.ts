@@ -16,11 +16,12 @@ import {
 /**
  * Settlement in this process (the built-in facilitator): the transaction is
  * looked up first (a known one is never broadcast again), broadcast with
- * retries on 429, and its block awaited through the shared batching watcher.
+ * retries on 429, and its block awaited; look-up and wait both go through
+ * the shared batching watcher, so concurrent payments share chain calls.
  */
 export class LocalSettlement extends PaymentSettlement {
   constructor(
-    private stacks: Pick<StacksClient, 'getTransaction' | 'broadcast'>,
+    private stacks: Pick<StacksClient, 'broadcast'>,
     private accounts: PayerAccounts,
     private watcher: ConfirmationWatcher,
     private broadcast: BroadcastRetryOptions
@@ -29,7 +30,7 @@ export class LocalSettlement extends PaymentSettlement {
   }
 
   async preflight(payment: VerifiedPayment): Promise<PreflightResult> {
-    if (await this.stacks.getTransaction(payment.txid)) return { ok: true, known: true }
+    if (await this.watcher.lookup(payment.txid)) return { ok: true, known: true }
     const account = await checkPayerAccount(payment, this.accounts)
     return account.ok ? { ok: true, known: false } : { ok: false, code: account.failure.code }
   }

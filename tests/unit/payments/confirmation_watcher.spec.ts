@@ -34,6 +34,45 @@ test.group('Watching payments for confirmation', (group) => {
     assert.equal(watcher.waitingCount, 0)
   })
 
+  test('concurrent look-ups share one chain call and say which transactions the node knows', async ({
+    assert,
+  }) => {
+    const client = new CountingClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
+    const watcher = new ConfirmationWatcher(client, {
+      firstPollMs: 500,
+      pollIntervalMs: 2_000,
+      lookupBatchMs: 5,
+    })
+    const known = await transfer({ nonce: 0n })
+    await client.broadcast(known.serializeBytes())
+    const unknown = await Promise.all(
+      Array.from({ length: 9 }, (_, index) => transfer({ nonce: BigInt(index + 1) }))
+    )
+
+    const [found, ...missing] = await Promise.all([
+      watcher.lookup(known.txid()),
+      ...unknown.map((tx) => watcher.lookup(tx.txid())),
+    ])
+
+    assert.equal(client.calls, 1)
+    assert.equal(found?.status, 'pending')
+    assert.deepEqual(missing, Array(9).fill(null))
+  })
+
+  test('a later arrival never postpones a poll that is already due', async ({ assert }) => {
+    const client = new CountingClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
+    const watcher = new ConfirmationWatcher(client, { firstPollMs: 30, pollIntervalMs: 2_000 })
+    const first = await transfer({ nonce: 0n })
+    const started = performance.now()
+    const answered = watcher.lookup(first.txid())
+    // Arrivals every 10 ms would push a resettable 30 ms timer out forever.
+    const arrivals = setInterval(() => watcher.lookup(first.txid()).catch(() => {}), 10)
+    await answered
+    clearInterval(arrivals)
+    assert.isBelow(performance.now() - started, 200)
+    watcher.stop()
+  })
+
   test('an aborted transaction is reported failed', async ({ assert }) => {
     const client = new CountingClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
     const watcher = new ConfirmationWatcher(client, { firstPollMs: 5, pollIntervalMs: 20 })
