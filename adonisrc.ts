@@ -65,5 +65,9 @@ export default defineConfig({
     forceExit: true,
   },
 
-  metaFiles: [],
+  /*
+  | Copied into build/ as they are: the partner-verifier package is plain
+  | JavaScript (the Partner Bridge driver signs with it).
+  */
+  metaFiles: [{ pattern: 'packages/partner-verifier/src/**', reloadServer: false }],
 })
