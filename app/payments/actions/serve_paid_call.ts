@@ -25,7 +25,8 @@ export interface PaidCallRequest {
   path: string
   /** The query parameters the driver accepted. */
   query: Record<string, string>
-  paymentHeader?: string
+  /** The `payment-signature` header (the unpaid 402 is answered by feedPaymentRequired alone). */
+  paymentHeader: string
   agentName?: string
   startedAt: number
 }
@@ -44,6 +45,24 @@ export type PaidCallResult =
   | { kind: 'unavailable'; settlement: SettlementResponse }
   /** The call failed after the payment decoded (source or facilitator down, a bug): rethrow `error`. */
   | { kind: 'failed'; error: unknown; settlement: SettlementResponse }
+
+/** The 402 body (and `payment-required` header) of a feed request, with an error code or not. */
+export function feedPaymentRequired(
+  request: Pick<PaidCallRequest, 'feed' | 'path' | 'query'>,
+  payTo: string,
+  error?: string
+): PaymentRequired {
+  return paymentRequired({
+    baseUrl: app.config.get<string>('app.publicUrl'),
+    path: request.path,
+    query: request.query,
+    description: request.feed.description || request.feed.displayName,
+    price: request.feed.priceMicrostx,
+    payTo,
+    network: app.config.get<ChainConfig>('chain').network,
+    error,
+  })
+}
 
 /**
  * One paid call, in the order of ARCHITECTURE §4: requirements → decode →
@@ -69,23 +88,12 @@ export class ServePaidCall {
     const config = app.config.get<PaymentsConfig>('payments')
     const network = chain.network.caip2
     const requirements = (error?: string) =>
-      paymentRequired({
-        baseUrl: app.config.get<string>('app.publicUrl'),
-        path: request.path,
-        query: request.query,
-        description: request.feed.description || request.feed.displayName,
-        price: request.feed.priceMicrostx,
-        payTo: this.wallet.address,
-        network: chain.network,
-        error,
-      })
+      feedPaymentRequired(request, this.wallet.address, error)
     const refused = (code: string, settlement?: Partial<SettlementResponse>): PaidCallResult => ({
       kind: 'payment_required',
       body: requirements(code),
       settlement: { success: false, transaction: '', network, errorReason: code, ...settlement },
     })
-
-    if (!request.paymentHeader) return { kind: 'payment_required', body: requirements() }
 
     const decoded = await decodePaymentSignature(request.paymentHeader, requirements().accepts[0])
     if (!decoded.ok) return refused(decoded.code)

@@ -1,10 +1,16 @@
 import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
+import { PlatformWallet } from '#chain/platform_wallet'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Clock } from '#core/clock'
 import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedDirectory } from '#feeds/feed_directory'
-import { type PaidCallResult, ServePaidCall } from '#payments/actions/serve_paid_call'
+import {
+  type PaidCallResult,
+  ServePaidCall,
+  feedPaymentRequired,
+} from '#payments/actions/serve_paid_call'
 import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
 import { sanitiseAgentName } from '#stats/agent_name'
 import type Feed from '#models/feed'
@@ -19,7 +25,7 @@ export default class ServeFeedController {
   constructor(
     private feeds: FeedDirectory,
     private reader: FeedReader,
-    private servePaidCall: ServePaidCall,
+    private wallet: PlatformWallet,
     private clock: Clock
   ) {}
 
@@ -43,12 +49,21 @@ export default class ServeFeedController {
   async #serve({ request, response }: HttpContext, feed: Feed, path: string, startedAt: number) {
     if (feed.status !== 'active') throw new E_FEED_UNAVAILABLE([feed.slug])
     const query = (await this.reader.validateQuery(feed, request.qs())) as Record<string, string>
+    const paymentHeader = request.header('payment-signature')
+    if (!paymentHeader) {
+      return send(response, {
+        kind: 'payment_required',
+        body: feedPaymentRequired({ feed, path, query }, this.wallet.address),
+      })
+    }
 
-    const result = await this.servePaidCall.execute({
+    // Resolved only for a paying request: the unpaid 402 is the hot path and needs none of it.
+    const servePaidCall = await app.container.make(ServePaidCall)
+    const result = await servePaidCall.execute({
       feed,
       path,
       query,
-      paymentHeader: request.header('payment-signature'),
+      paymentHeader,
       agentName: sanitiseAgentName(request.header('x-agent-name')),
       startedAt,
     })
