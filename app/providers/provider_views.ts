@@ -32,16 +32,23 @@ export function privateFeedView(provider: Provider, feed: Feed) {
   }
 }
 
-/** The owner's view: identity, wallets, mode and revenue. Never the secret or its key. */
-export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
+/** What anyone may know of a provider. */
+export function providerIdentity(provider: Provider) {
   return {
-    id: provider.id,
     handle: provider.handle,
     display_name: provider.displayName,
     description: provider.description,
     website: provider.website,
     x_account: provider.xAccount,
     integration_mode: provider.integrationMode,
+  }
+}
+
+/** The owner's view: identity, wallets, mode and revenue. Never the secret or its key. */
+export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
+  return {
+    id: provider.id,
+    ...providerIdentity(provider),
     partner_endpoint: provider.partnerEndpoint,
     status: provider.status,
     owner_wallet: provider.ownerWallet,

@@ -4,7 +4,7 @@ import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/fe
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import Provider from '#models/provider'
 import { E_PROVIDER_NOT_FOUND } from '#provider_accounts/exceptions'
-import { feedUrl } from '#provider_accounts/provider_views'
+import { feedUrl, providerIdentity } from '#provider_accounts/provider_views'
 
 /** What anyone may see of providers: identity, links and live feeds with prices and stats. */
 @inject()
@@ -56,12 +56,7 @@ export class PublicProfiles {
         ...FEED_STATS_COLUMNS
       )
     return {
-      handle: provider.handle,
-      display_name: provider.displayName,
-      description: provider.description,
-      website: provider.website,
-      x_account: provider.xAccount,
-      integration_mode: provider.integrationMode,
+      ...providerIdentity(provider),
       status: provider.status,
       custodial_wallet: provider.custodialAddress,
       manifest_report_url: `/providers/${provider.handle}/manifest`,
