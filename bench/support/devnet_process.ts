@@ -11,6 +11,9 @@ export async function startDevnetProcess(options: { fund: string[]; blockTimeMs:
   const child = spawn(
     process.execPath,
     [
+      // The same loader flags as this process (--import=@poppinss/ts-exec): the TypeScript
+      // hooks are in place before ace.js imports bin/console.ts.
+      ...process.execArgv,
       'ace',
       'devnet',
       '--port=0',
