@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { errors as vineErrors } from '@vinejs/vine'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { Clock } from '#core/clock'
@@ -77,14 +78,22 @@ test.group('The sixteen built-in feeds', (group) => {
     const tokenIntel = await Feed.findByOrFail('slug', 'token-intel')
     const walletProfiler = await Feed.findByOrFail('slug', 'wallet-profiler')
 
-    await assert.rejects(() => reader.validateQuery(tokenIntel, { address: 'not-an-address' }))
-    await assert.rejects(() =>
-      reader.validateQuery(tokenIntel, {
-        address: QUERIES['token-intel'].address,
-        chain: 'dogechain',
-      })
+    await assert.rejects(
+      () => reader.validateQuery(tokenIntel, { address: 'not-an-address' }),
+      vineErrors.E_VALIDATION_ERROR
     )
-    await assert.rejects(() => reader.validateQuery(walletProfiler, {}))
+    await assert.rejects(
+      () =>
+        reader.validateQuery(tokenIntel, {
+          address: QUERIES['token-intel'].address,
+          chain: 'dogechain',
+        }),
+      vineErrors.E_VALIDATION_ERROR
+    )
+    await assert.rejects(
+      () => reader.validateQuery(walletProfiler, {}),
+      vineErrors.E_VALIDATION_ERROR
+    )
   })
 
   test('a failing upstream makes the feed unavailable and counts against its uptime', async ({

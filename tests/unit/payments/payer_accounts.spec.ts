@@ -36,7 +36,7 @@ test.group('Payer account look-ups', () => {
     const chain = new CountingAccounts()
     const accounts = new CachedPayerAccounts(chain, { ttlMs: 3_000, maxEntries: 10, now: () => 0 })
     chain.fail = true
-    await assert.rejects(() => accounts.getAccount('ST1'))
+    await assert.rejects(() => accounts.getAccount('ST1'), 'node down')
     chain.fail = false
 
     await accounts.getAccount('ST1')

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { errors as vineErrors } from '@vinejs/vine'
 import tokenIntel, { intelSignal } from '#feeds/builtin/adapters/token_intel'
 import { UpstreamFailure } from '#feeds/builtin/upstream_http'
 import { useUpstreamSimulator } from '#tests/support/upstreams'
@@ -110,9 +111,18 @@ test.group('Token intel', (group) => {
   })
 
   test('refuses a malformed address or a chain outside the list', async ({ assert }) => {
-    await assert.rejects(() => tokenIntel.query!.validate({ address: '0x1234', chain: 'ethereum' }))
-    await assert.rejects(() => tokenIntel.query!.validate({ address: PEPE, chain: 'solana' }))
-    await assert.rejects(() => tokenIntel.query!.validate({ chain: 'ethereum' }))
+    await assert.rejects(
+      () => tokenIntel.query!.validate({ address: '0x1234', chain: 'ethereum' }),
+      vineErrors.E_VALIDATION_ERROR
+    )
+    await assert.rejects(
+      () => tokenIntel.query!.validate({ address: PEPE, chain: 'solana' }),
+      vineErrors.E_VALIDATION_ERROR
+    )
+    await assert.rejects(
+      () => tokenIntel.query!.validate({ chain: 'ethereum' }),
+      vineErrors.E_VALIDATION_ERROR
+    )
 
     const query = await tokenIntel.query!.validate({
       address: ` ${PEPE.toUpperCase().replace('0X', '0x')} `,

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { errors as vineErrors } from '@vinejs/vine'
 import walletProfiler from '#feeds/builtin/adapters/wallet_profiler'
 import { FRESH_ADDRESS } from '#feeds/builtin/simulator/fixtures/ethplorer_addresses'
 import { UpstreamFailure } from '#feeds/builtin/upstream_http'
@@ -93,8 +94,14 @@ test.group('Wallet profiler', (group) => {
   })
 
   test('refuses a malformed address and any chain but ethereum', async ({ assert }) => {
-    await assert.rejects(() => walletProfiler.query!.validate({ address: 'vitalik.eth' }))
-    await assert.rejects(() => walletProfiler.query!.validate({ address: `${JUMP}00` }))
+    await assert.rejects(
+      () => walletProfiler.query!.validate({ address: 'vitalik.eth' }),
+      vineErrors.E_VALIDATION_ERROR
+    )
+    await assert.rejects(
+      () => walletProfiler.query!.validate({ address: `${JUMP}00` }),
+      vineErrors.E_VALIDATION_ERROR
+    )
     try {
       await walletProfiler.query!.validate({ address: JUMP, chain: 'bsc' })
       assert.fail('chain=bsc should be refused')
