@@ -27,6 +27,47 @@ export interface CheckedTarget {
   addresses: ResolvedAddress[]
 }
 
+export type UrlRuleViolation =
+  | { rule: 'scheme' }
+  | { rule: 'https_only' }
+  | { rule: 'userinfo' }
+  | { rule: 'port'; port: number; allowed: number[] }
+
+/**
+ * The rules a URL must pass before any DNS look-up: http(s) only, plain http
+ * only where private targets are allowed and https is not required, no
+ * credentials, an allowed port. Shared by the guard (at call time) and by
+ * validation of the URLs providers give (app/outbound/url_policy.ts).
+ */
+export function urlRuleViolation(
+  url: URL,
+  rules: Pick<TargetRules, 'allowPrivateTargets' | 'httpsOnly' | 'allowedPorts'>
+): UrlRuleViolation | null {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { rule: 'scheme' }
+  if (url.protocol === 'http:' && (rules.httpsOnly || !rules.allowPrivateTargets)) {
+    return { rule: 'https_only' }
+  }
+  if (url.username || url.password) return { rule: 'userinfo' }
+  const port = portOf(url)
+  if (rules.allowedPorts && !rules.allowedPorts.includes(port)) {
+    return { rule: 'port', port, allowed: rules.allowedPorts }
+  }
+  return null
+}
+
+function describeViolation(violation: UrlRuleViolation, url: URL) {
+  switch (violation.rule) {
+    case 'scheme':
+      return `${url.protocol} URLs are not allowed`
+    case 'https_only':
+      return `only https URLs are allowed (${url.host})`
+    case 'userinfo':
+      return 'URLs with a user name or password are not allowed'
+    case 'port':
+      return `port ${violation.port} is not allowed (allowed: ${violation.allowed.join(', ')})`
+  }
+}
+
 /**
  * Applies the outbound rules to one URL (the first one or a redirect hop):
  * scheme, userinfo and port, then DNS and the address policy.
@@ -42,26 +83,8 @@ export class TargetGuard {
     } catch {
       throw new OutboundFailure('invalid_url', 'not a valid URL')
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new OutboundFailure('blocked_target', `${url.protocol} URLs are not allowed`)
-    }
-    if (url.protocol === 'http:' && (this.rules.httpsOnly || !this.rules.allowPrivateTargets)) {
-      throw new OutboundFailure('blocked_target', `only https URLs are allowed (${url.host})`)
-    }
-    if (url.username || url.password) {
-      throw new OutboundFailure(
-        'blocked_target',
-        'URLs with a user name or password are not allowed'
-      )
-    }
-    const port = portOf(url)
-    const allowedPorts = this.rules.allowedPorts
-    if (allowedPorts && !allowedPorts.includes(port)) {
-      throw new OutboundFailure(
-        'blocked_target',
-        `port ${port} is not allowed (allowed: ${allowedPorts.join(', ')})`
-      )
-    }
+    const violation = urlRuleViolation(url, this.rules)
+    if (violation) throw new OutboundFailure('blocked_target', describeViolation(violation, url))
     return url
   }
 

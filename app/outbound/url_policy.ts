@@ -1,12 +1,13 @@
 import app from '@adonisjs/core/services/app'
 import type { OutboundConfig } from '#config/outbound'
+import { urlRuleViolation } from '#outbound/target_guard'
 
 /**
  * Why the outbound client would refuse to call `value` under this
- * deployment's rules (scheme, credentials, port), or null: checked when a
- * provider gives a URL, so a feed is never saved with a URL that can only
- * fail. Addresses are checked at call time, when the name is resolved.
- * Messages complete a sentence that starts with the field's name.
+ * deployment's rules (the guard's own scheme, credentials and port rules), or
+ * null: checked when a provider gives a URL, so a feed is never saved with a
+ * URL that can only fail. Addresses are checked at call time, when the name
+ * is resolved. Messages complete a sentence that starts with the field's name.
  */
 export function outboundUrlProblem(value: string): string | null {
   if (/[\s\p{Cc}]/u.test(value)) return 'must not contain spaces or control characters'
@@ -16,14 +17,17 @@ export function outboundUrlProblem(value: string): string | null {
   } catch {
     return 'must be an absolute URL such as https://example.com/…'
   }
-  const { httpsOnly, allowedPorts } = app.config.get<OutboundConfig>('outbound')
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && !httpsOnly)) {
-    return `must be an ${httpsOnly ? 'https' : 'http(s)'} URL`
+  const rules = app.config.get<OutboundConfig>('outbound')
+  const violation = urlRuleViolation(url, rules)
+  switch (violation?.rule) {
+    case undefined:
+      return null
+    case 'scheme':
+    case 'https_only':
+      return `must be an ${rules.httpsOnly || !rules.allowPrivateTargets ? 'https' : 'http(s)'} URL`
+    case 'userinfo':
+      return 'must not contain a user name or password'
+    case 'port':
+      return `must use port ${violation.allowed.join(' or ')}`
   }
-  if (url.username || url.password) return 'must not contain a user name or password'
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
-  if (allowedPorts && !allowedPorts.includes(port)) {
-    return `must use port ${allowedPorts.join(' or ')}`
-  }
-  return null
 }
