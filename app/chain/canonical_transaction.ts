@@ -56,6 +56,7 @@ export function originAddress(
   )
 }
 
-function errorMessage(error: unknown): string {
+/** The message of whatever was thrown. */
+export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }

@@ -25,15 +25,11 @@ export const sources = {
     return async () => {
       const { BuiltinSourceDriver } = await import('#feeds/drivers/builtin_driver')
       const { FetchUpstreamHttp } = await import('#feeds/builtin/upstream_http')
-      const github = options.settings.githubToken
-        ? { github: { authorization: `Bearer ${options.settings.githubToken}` } }
-        : {}
       return new BuiltinSourceDriver({
         http: new FetchUpstreamHttp({
           baseUrls: options.baseUrls,
           timeoutMs: options.timeoutMs,
           maxBytes: options.maxBytes,
-          headers: github,
         }),
         settings: options.settings,
         simulated: options.simulated,

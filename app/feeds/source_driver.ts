@@ -32,8 +32,6 @@ export interface FeedSourceDriver {
   cacheTtlMs(feed: Feed): number | null
   /** Fetches the feed's data. Throws SourceUnavailable when the source fails. */
   fetch(feed: Feed, request: FeedFetchRequest): Promise<FeedPayload>
-  /** Optional: refresh mirrored data in the background (scheduled). */
-  poll?(feed: Feed): Promise<void>
   /** Optional: release resources at shutdown. */
   close?(): Promise<void>
 }

@@ -6,7 +6,11 @@ import {
   txidFromData,
 } from '@stacks/transactions'
 import type { NetworkPreset } from '#chain/network'
-import { decodeCanonicalTransaction, originAddress } from '#chain/canonical_transaction'
+import {
+  decodeCanonicalTransaction,
+  errorMessage,
+  originAddress,
+} from '#chain/canonical_transaction'
 import type { Microstx } from '#ledger/money'
 import { paymentFailure, type VerificationFailure } from '#payments/payment_errors'
 
@@ -205,8 +209,4 @@ export async function checkPayerAccount(
 
 function hexByte(value: number): string {
   return value.toString(16).padStart(2, '0')
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

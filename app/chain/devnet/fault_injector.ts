@@ -1,3 +1,4 @@
+import { normaliseTxid } from '../broadcast_outcome.js'
 /**
  * Scripted misbehaviour for the devnet, so the service's retry, timeout and
  * failed-payment paths can be exercised against a real HTTP server.
@@ -46,11 +47,11 @@ export class FaultInjector {
 
   /** When mined, this transaction fails with `abort_by_response` (fee charged, nothing moved). */
   abort(txid: string): void {
-    this.#aborted.add(normalizeTxid(txid))
+    this.#aborted.add(normaliseTxid(txid))
   }
 
   isAborted(txid: string): boolean {
-    return this.#aborted.has(normalizeTxid(txid))
+    return this.#aborted.has(normaliseTxid(txid))
   }
 
   clear(): void {
@@ -84,8 +85,4 @@ export class FaultInjector {
     }
     this.#rules.push({ action, remaining: count, pathPrefix: pathPrefix ?? null })
   }
-}
-
-function normalizeTxid(txid: string): string {
-  return txid.toLowerCase().replace(/^0x/, '')
 }

@@ -9,7 +9,11 @@ import {
 } from '@stacks/transactions'
 import type { TransferTx } from './chain_state.js'
 import { isTestnetPrincipal } from './principals.js'
-import { decodeCanonicalTransaction, originAddress } from '../canonical_transaction.js'
+import {
+  decodeCanonicalTransaction,
+  errorMessage,
+  originAddress,
+} from '../canonical_transaction.js'
 
 /**
  * The mempool admission rules of a stacks-node, applied to one submitted
@@ -221,8 +225,4 @@ function payloadTypeName(type: PayloadType): string {
     [PayloadType.NakamotoCoinbase]: 'coinbase',
   }
   return names[type] ?? `payload type ${type}`
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

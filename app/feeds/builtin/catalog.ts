@@ -177,7 +177,3 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     adapter: () => import('#feeds/builtin/adapters/bridge_flows'),
   },
 ]
-
-export function builtinFeed(id: string) {
-  return BUILTIN_FEEDS.find((feed) => feed.id === id)
-}

@@ -20,8 +20,6 @@ export interface UpstreamHttpOptions {
   baseUrls: Record<UpstreamName, string>
   timeoutMs: number
   maxBytes: number
-  /** Extra headers per upstream (e.g. a GitHub token). */
-  headers?: Partial<Record<UpstreamName, Record<string, string>>>
 }
 
 /**
@@ -42,7 +40,6 @@ export class FetchUpstreamHttp implements UpstreamHttp {
     const headers: Record<string, string> = {
       'accept': 'application/json',
       'user-agent': 'tollbooth-feeds',
-      ...this.options.headers?.[upstream],
       ...request.headers,
     }
     if (request.body !== undefined) headers['content-type'] = 'application/json'

@@ -78,8 +78,7 @@ export interface UrlMirrorDriverOptions {
  * interval per process, serves the mirrored copy in between and a stale copy
  * (flagged) for up to another interval while the source is down. A scheduled
  * background poll is therefore not needed for correctness (it would only
- * save the first buyer after an interval the fetch's latency), so this
- * driver has no `poll`.
+ * save the first buyer after an interval the fetch's latency).
  */
 export class UrlMirrorDriver implements FeedSourceDriver {
   readonly name: string
