@@ -16,7 +16,10 @@ export class ExpiringCache<T> {
     const value = lookUp()
     this.#entries.delete(key)
     this.#entries.set(key, { at: now, value })
-    value.catch(() => this.#entries.delete(key))
+    // A failed look-up is forgotten, unless a newer one has taken its place meanwhile.
+    value.catch(() => {
+      if (this.#entries.get(key)?.value === value) this.#entries.delete(key)
+    })
     while (this.#entries.size > this.options.maxEntries) {
       this.#entries.delete(this.#entries.keys().next().value!)
     }

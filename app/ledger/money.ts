@@ -42,3 +42,9 @@ export function parseStx(value: string | number): Microstx | null {
   const [, whole, fraction = ''] = match
   return BigInt(whole) * MICROSTX_PER_STX + BigInt(fraction.padEnd(6, '0'))
 }
+
+/** Lucid column options for a bigint µSTX column (`@column(microstxColumn)`). */
+export const microstxColumn = {
+  consume: (value: string | number | bigint) => parseMicrostx(value),
+  prepare: (value: Microstx) => value.toString(),
+}

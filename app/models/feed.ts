@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon'
 import { BaseModel, belongsTo, column } from '@adonisjs/lucid/orm'
 import type { BelongsTo } from '@adonisjs/lucid/types/relations'
-import { type Microstx, parseMicrostx } from '#ledger/money'
+import { type Microstx, microstxColumn } from '#ledger/money'
 import Provider from '#models/provider'
 
 /** A sellable feed: built-in (providerId null) or a provider's. */
@@ -26,10 +26,7 @@ export default class Feed extends BaseModel {
   @column()
   declare category: string | null
 
-  @column({
-    consume: (value) => parseMicrostx(value),
-    prepare: (value: Microstx) => value.toString(),
-  })
+  @column(microstxColumn)
   declare priceMicrostx: Microstx
 
   /** Names the source driver (config/feeds.ts) that serves the feed's data. */

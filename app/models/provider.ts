@@ -1,15 +1,10 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column, hasMany } from '@adonisjs/lucid/orm'
 import type { HasMany } from '@adonisjs/lucid/types/relations'
-import { type Microstx, parseMicrostx } from '#ledger/money'
+import { type Microstx, microstxColumn } from '#ledger/money'
 import Feed from '#models/feed'
 
 export type IntegrationMode = 'partner_bridge' | 'hosted_mirror'
-
-const microstx = {
-  consume: (value: string | number | bigint) => parseMicrostx(value),
-  prepare: (value: Microstx) => value.toString(),
-}
 
 /**
  * A seller on the marketplace. The owner wallet signed in to register it and
@@ -63,13 +58,13 @@ export default class Provider extends BaseModel {
   @column()
   declare status: 'pending' | 'active'
 
-  @column(microstx)
+  @column(microstxColumn)
   declare pendingRevenueMicrostx: Microstx
 
-  @column(microstx)
+  @column(microstxColumn)
   declare lifetimeEarnedMicrostx: Microstx
 
-  @column(microstx)
+  @column(microstxColumn)
   declare totalWithdrawnMicrostx: Microstx
 
   @column()

@@ -1,5 +1,6 @@
 import encryption from '@adonisjs/core/services/encryption'
-import { privateKeyToAddress, randomPrivateKey } from '@stacks/transactions'
+import { randomPrivateKey } from '@stacks/transactions'
+import { addressOfPrivateKey } from '#chain/address'
 import type { NetworkPreset } from '#chain/network'
 
 /**
@@ -10,7 +11,7 @@ import type { NetworkPreset } from '#chain/network'
 export function generateCustodialWallet(network: NetworkPreset) {
   const privateKey = randomPrivateKey()
   return {
-    address: privateKeyToAddress(privateKey, network.stacks),
+    address: addressOfPrivateKey(privateKey, network),
     encryptedKey: encryption.encrypt(privateKey),
   }
 }

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import encryption from '@adonisjs/core/services/encryption'
 import type Provider from '#models/provider'
+import { deriveKey } from '#partner_verifier'
 
 export interface IssuedPartnerSecret {
   /** `tbs_…`: shown to the provider once, never stored. */
@@ -17,7 +18,7 @@ export interface IssuedPartnerSecret {
 export const partnerSecrets = {
   issue(): IssuedPartnerSecret {
     const secret = `tbs_${randomBytes(32).toString('base64url')}`
-    const key = createHash('sha256').update(secret, 'utf8').digest()
+    const key = deriveKey(secret)
     return { secret, encryptedKey: encryption.encrypt(key.toString('base64')) }
   },
 

@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import Provider from '#models/provider'
+import { providerIdentity } from '#provider_accounts/provider_views'
 
 /** GET /auth/me: the signed-in wallet and the providers it owns. */
 export default class ShowMeController {
@@ -12,10 +13,8 @@ export default class ShowMeController {
       user: { wallet_address: user.walletAddress },
       providers: providers.map((provider) => ({
         id: provider.id,
-        handle: provider.handle,
-        display_name: provider.displayName,
+        ...providerIdentity(provider),
         status: provider.status,
-        integration_mode: provider.integrationMode,
       })),
     }
   }

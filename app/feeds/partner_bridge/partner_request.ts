@@ -13,7 +13,6 @@ export interface PartnerTarget {
 export interface PartnerAnswer {
   status: number
   body: Buffer
-  contentType: string
   latencyMs: number
 }
 
@@ -66,7 +65,6 @@ export async function requestPartner(
   return {
     status: response.status,
     body: response.body,
-    contentType: String(response.headers['content-type'] ?? ''),
     latencyMs: Math.round(performance.now() - started),
   }
 }
