@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
+import type { TransactionStatus } from '#chain/stacks_client'
 import { Ledger } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
 import { QueryLog } from '#stats/query_log'
@@ -47,6 +48,25 @@ export class PaymentRecorder {
 
   async setReceipt(txid: string, tokenHash: string) {
     await this.db.from('payments').where('txid', txid).update({ receipt_token_hash: tokenHash })
+  }
+
+  /**
+   * Records what the chain says of a settling payment: confirmed → recorded
+   * (once: `already_confirmed` when another request or job got there first),
+   * failed on chain → failed; unknown or still pending → nothing changes.
+   */
+  async applyChainStatus(
+    txid: string,
+    status: TransactionStatus | null | undefined
+  ): Promise<'confirmed' | 'already_confirmed' | 'failed' | 'pending'> {
+    if (status?.confirmed) {
+      return (await this.confirm(txid, status.blockHeight)) ? 'confirmed' : 'already_confirmed'
+    }
+    if (status?.failed) {
+      await this.markFailed(txid, status.status)
+      return 'failed'
+    }
+    return 'pending'
   }
 
   /** Returns true when this call confirmed it (false: it was already confirmed). */

@@ -47,16 +47,16 @@ export class ReconcilePayments {
     const statuses = await this.stacks.getTransactions(rows.map((row) => row.txid))
     for (const row of rows) {
       const status = statuses.get(row.txid)
-      if (status?.confirmed) {
-        if (await this.recorder.confirm(row.txid, status.blockHeight)) summary.confirmed++
-      } else if (status?.failed) {
-        await this.recorder.markFailed(row.txid, status.status)
-        summary.failed++
-      } else if (!status && Number(row.age_seconds) >= options.releaseAfterSeconds) {
-        await this.recorder.release(row.txid, 'never_seen_on_chain')
-        summary.released++
-      } else {
-        summary.pending++
+      const outcome = await this.recorder.applyChainStatus(row.txid, status)
+      if (outcome === 'confirmed' || outcome === 'failed') {
+        summary[outcome]++
+      } else if (outcome === 'pending') {
+        if (!status && Number(row.age_seconds) >= options.releaseAfterSeconds) {
+          await this.recorder.release(row.txid, 'never_seen_on_chain')
+          summary.released++
+        } else {
+          summary.pending++
+        }
       }
     }
     return summary

@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
-import { StacksClient } from '#chain/stacks_client'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import type { ChainConfig } from '#config/chain'
 import { E_PAYMENT_NOT_FOUND } from '#payments/exceptions'
 import { PaymentRecorder } from '#payments/payment_recorder'
@@ -18,7 +18,7 @@ import { encodeSettlementResponse } from '#payments/x402_codec'
 export default class ShowPaymentController {
   constructor(
     private db: Database,
-    private stacks: StacksClient,
+    private watcher: ConfirmationWatcher,
     private recorder: PaymentRecorder
   ) {}
 
@@ -36,14 +36,8 @@ export default class ShowPaymentController {
 
     let status: string = payment.status
     if (status === 'claimed' || status === 'broadcast') {
-      const onChain = await this.stacks.getTransaction(txid)
-      if (onChain?.confirmed) {
-        await this.recorder.confirm(txid, onChain.blockHeight)
-        status = 'confirmed'
-      } else if (onChain?.failed) {
-        await this.recorder.markFailed(txid, onChain.status)
-        status = 'failed'
-      }
+      const outcome = await this.recorder.applyChainStatus(txid, await this.watcher.lookup(txid))
+      if (outcome !== 'pending') status = outcome === 'failed' ? 'failed' : 'confirmed'
     }
 
     const network = app.config.get<ChainConfig>('chain').network.caip2
