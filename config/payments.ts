@@ -1,4 +1,5 @@
 import env from '#start/env'
+import { DEFAULT_MAX_FEE } from '#payments/verify_payment'
 
 /**
  * Time budgets and limits of the paid call and the facilitator. Every one is
@@ -19,7 +20,7 @@ const paymentsConfig = {
   /** How long a payer's balance and nonce are reused between payments. */
   payerAccountTtlMs: 3_000,
   /** Highest network fee a payment may carry, in µSTX. */
-  maxFeeMicrostx: 100_000n,
+  maxFeeMicrostx: DEFAULT_MAX_FEE,
 }
 
 export default paymentsConfig

@@ -17,6 +17,9 @@ import { Clock } from '#core/clock'
  * app.container.swap (e.g. a StacksClient pointed at an in-process devnet).
  */
 export default class ChainProvider {
+  /** The watcher, once something has used it (shutdown must not create one to stop it). */
+  #watcher?: ConfirmationWatcher
+
   constructor(protected app: ApplicationService) {}
 
   register() {
@@ -30,7 +33,11 @@ export default class ChainProvider {
     })
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
       const config = this.app.config.get<PaymentsConfig>('payments')
-      return new ConfirmationWatcher(await resolver.make(StacksClient), config.confirmation)
+      this.#watcher = new ConfirmationWatcher(
+        await resolver.make(StacksClient),
+        config.confirmation
+      )
+      return this.#watcher
     })
     this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
       const config = this.app.config.get<PaymentsConfig>('payments')
@@ -66,9 +73,6 @@ export default class ChainProvider {
   }
 
   async shutdown() {
-    if (this.app.container.hasBinding(ConfirmationWatcher)) {
-      const watcher = await this.app.container.make(ConfirmationWatcher)
-      watcher.stop()
-    }
+    this.#watcher?.stop()
   }
 }
