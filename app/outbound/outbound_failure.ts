@@ -26,3 +26,23 @@ export class OutboundFailure extends Error {
     super(message)
   }
 }
+
+/** What a failed call means to the feed or provider it served. */
+export type OutboundOutcome = 'timeout' | 'too_large' | 'refused_target' | 'unreachable'
+
+/** The outcome of a failure and a message naming `host`, safe to show. */
+export function describeOutboundFailure(
+  error: OutboundFailure,
+  host: string
+): { outcome: OutboundOutcome; message: string } {
+  switch (error.kind) {
+    case 'timeout':
+      return { outcome: 'timeout', message: `${host} did not answer in time` }
+    case 'too_large':
+      return { outcome: 'too_large', message: error.message }
+    case 'unreachable':
+      return { outcome: 'unreachable', message: `${host} is unreachable` }
+    default:
+      return { outcome: 'refused_target', message: `${host}: ${error.message}` }
+  }
+}

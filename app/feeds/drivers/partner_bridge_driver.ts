@@ -1,6 +1,11 @@
 import { errors as vineErrors } from '@vinejs/vine'
 import type Feed from '#models/feed'
-import { OutboundFailure, type OutboundClient } from '#outbound/outbound_client'
+import type { OutboundClient } from '#outbound/outbound_client'
+import {
+  OutboundFailure,
+  type OutboundOutcome,
+  describeOutboundFailure,
+} from '#outbound/outbound_failure'
 import {
   type PartnerBridgeSettings,
   partnerBridgeSettingsValidator,
@@ -18,8 +23,7 @@ import {
   SourceUnavailable,
 } from '#feeds/source_driver'
 
-export type PartnerFailureKind =
-  'unreachable' | 'timeout' | 'http_status' | 'bad_json' | 'too_large' | 'refused_target'
+export type PartnerFailureKind = OutboundOutcome | 'http_status' | 'bad_json'
 
 /** The partner did not answer with JSON in time: the buyer is not charged. */
 export class PartnerFailure extends SourceUnavailable {
@@ -96,7 +100,10 @@ export class PartnerBridgeDriver implements FeedSourceDriver {
     try {
       answer = await this.call(target, partnerPathFor(settingsOf(feed), request.query))
     } catch (error) {
-      if (error instanceof OutboundFailure) throw classify(error, host)
+      if (error instanceof OutboundFailure) {
+        const { outcome, message } = describeOutboundFailure(error, host)
+        throw new PartnerFailure(outcome, message)
+      }
       throw error
     }
     if (answer.status < 200 || answer.status > 299) {
@@ -114,20 +121,4 @@ export class PartnerBridgeDriver implements FeedSourceDriver {
 
 function settingsOf(feed: Feed) {
   return feed.sourceSettings as PartnerBridgeSettings
-}
-
-function classify(error: OutboundFailure, host: string): PartnerFailure {
-  switch (error.kind) {
-    case 'timeout':
-      return new PartnerFailure('timeout', `${host} did not answer in time`)
-    case 'too_large':
-      return new PartnerFailure('too_large', `${host} answered more than the size cap`)
-    case 'blocked_target':
-    case 'invalid_url':
-    case 'redirect_refused':
-    case 'too_many_redirects':
-      return new PartnerFailure('refused_target', `${host}: ${error.message}`)
-    default:
-      return new PartnerFailure('unreachable', `${host} is unreachable`)
-  }
 }

@@ -2,20 +2,18 @@ import vine from '@vinejs/vine'
 import { registerCodedRules } from '#core/coded_rules'
 import { type FeedPayload, type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
 import type Feed from '#models/feed'
-import { OutboundFailure, type OutboundClient } from '#outbound/outbound_client'
+import type { OutboundClient } from '#outbound/outbound_client'
+import {
+  OutboundFailure,
+  type OutboundOutcome,
+  describeOutboundFailure,
+} from '#outbound/outbound_failure'
 import { outboundUrlProblem } from '#outbound/url_policy'
 
 export const URL_MIRROR_POLL_INTERVALS = [60, 300, 900, 3600] as const
 export const DEFAULT_POLL_INTERVAL_SECONDS = 300
 
-export type MirrorFailureKind =
-  | 'unreachable'
-  | 'timeout'
-  | 'http_status'
-  | 'bad_json'
-  | 'not_a_document'
-  | 'too_large'
-  | 'refused_target'
+export type MirrorFailureKind = OutboundOutcome | 'http_status' | 'bad_json' | 'not_a_document'
 
 /**
  * The mirrored source did not give a JSON document in time: the buyer is not
@@ -117,7 +115,10 @@ export class UrlMirrorDriver implements FeedSourceDriver {
         maxBytes: this.#maxBytes,
       })
     } catch (error) {
-      if (error instanceof OutboundFailure) throw classify(error, host, this.#maxBytes)
+      if (error instanceof OutboundFailure) {
+        const { outcome, message } = describeOutboundFailure(error, host)
+        throw new MirrorFailure(outcome, message)
+      }
       throw error
     }
     /** The host that answered: the source's, or the last redirect target's. */
@@ -166,20 +167,4 @@ function lastModifiedOf(header: string | undefined, now: number): number {
   if (!header) return now
   const parsed = Date.parse(header)
   return Number.isFinite(parsed) ? Math.min(parsed, now) : now
-}
-
-function classify(error: OutboundFailure, host: string, maxBytes: number): MirrorFailure {
-  switch (error.kind) {
-    case 'timeout':
-      return new MirrorFailure('timeout', `${host} did not answer in time`)
-    case 'too_large':
-      return new MirrorFailure('too_large', `${host} answered more than ${maxBytes} bytes`)
-    case 'blocked_target':
-    case 'invalid_url':
-    case 'redirect_refused':
-    case 'too_many_redirects':
-      return new MirrorFailure('refused_target', `${host}: ${error.message}`)
-    default:
-      return new MirrorFailure('unreachable', `${host} is unreachable`)
-  }
 }

@@ -3,7 +3,7 @@ import { FeedSourceManager } from '#feeds/feed_source_manager'
 import type { PartnerBridgeDriver } from '#feeds/drivers/partner_bridge_driver'
 import type { PartnerBridgeSettings } from '#feeds/partner_bridge/partner_bridge_settings'
 import { parsePartnerJson, partnerPathFor } from '#feeds/partner_bridge/partner_request'
-import { OutboundFailure } from '#outbound/outbound_client'
+import { OutboundFailure, describeOutboundFailure } from '#outbound/outbound_failure'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
 import { E_NO_FEEDS, E_NOT_PARTNER_BRIDGE } from '#provider_accounts/exceptions'
 import { partnerTargetFor } from '#provider_accounts/partner_targets'
@@ -66,10 +66,8 @@ export class TestPartnerHandshake {
       answer = await driver.call(target, probedPath)
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error
-      if (error.kind === 'timeout') return report('timeout', null, null)
-      if (error.kind === 'unreachable') return report('unreachable', null, null)
-      if (error.kind === 'too_large') return report('bad_json', null, null)
-      return report('refused_target', null, null)
+      const { outcome } = describeOutboundFailure(error, target.partnerEndpoint)
+      return report(outcome === 'too_large' ? 'bad_json' : outcome, null, null)
     }
     const { status, latencyMs } = answer
     if (status === 401 || status === 403) return report('secret_mismatch', status, latencyMs)
