@@ -116,6 +116,48 @@ test.group('Provider registration', (group) => {
     })
   })
 
+  test('a Hosted Mirror source is checked by its driver, and only mirror types are accepted', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const mirror = (source: Record<string, unknown>) =>
+      client
+        .post('/providers')
+        .bearerToken(owner.token)
+        .json(
+          registration({
+            integration_mode: 'hosted_mirror',
+            partner_endpoint: undefined,
+            feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source },
+          })
+        )
+
+    const badInterval = await mirror({
+      type: 'codehost_raw',
+      url: 'http://127.0.0.1:9/prices.json',
+      poll_interval_seconds: 42,
+    })
+    badInterval.assertStatus(422)
+    assert.equal(badInterval.body().error.fields[0].field, 'feed.source.poll_interval_seconds')
+
+    const badUrl = await mirror({ type: 'objectstore_url', url: 'ftp://example.com/prices.json' })
+    badUrl.assertStatus(422)
+    assert.equal(badUrl.body().error.code, 'invalid_source_url')
+
+    const notYet = await mirror({ type: 'manual_upload' })
+    notYet.assertStatus(422)
+    assert.equal(notYet.body().error.code, 'source_type_unavailable')
+
+    for (const type of ['builtin', 'partner_bridge']) {
+      const refused = await mirror({ type, source_path: '/x' })
+      refused.assertStatus(422)
+      assert.equal(refused.body().error.fields[0].field, 'feed.source.type')
+    }
+    const rows = await db.from('providers').count('* as total').firstOrFail()
+    assert.equal(Number(rows.total), 0)
+  })
+
   test('refuses handle "{handle}" with {code}')
     .with([
       { handle: 'admin', code: 'handle_reserved' },
