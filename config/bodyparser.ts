@@ -5,7 +5,8 @@ export default defineConfig({
   json: {
     encoding: 'utf-8',
     limit: '1mb',
-    strict: true,
+    // Any JSON value is parsed; a body that is not an object then fails validation (422).
+    strict: false,
     types: [
       'application/json',
       'application/json-patch+json',

@@ -5,8 +5,9 @@ import env from '#start/env'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 
 /**
- * A route that exists only in this test file: the app has no body-taking
- * endpoint yet, and the error contract must hold for every future one.
+ * A route that exists only in this test file, so the error contract is
+ * checked apart from any endpoint's own rules (tests/functional/http/
+ * bad_input.spec.ts sends malformed input to the real endpoints).
  */
 const echoValidator = vine.create({
   amount_microstx: vine.number().withoutDecimals().min(1),
