@@ -28,13 +28,22 @@ export async function newOwner(client: ApiClient) {
   return signIn(client, randomPrivateKey())
 }
 
+/** POST /providers with a registration body (defaults overridden), as the given session. */
+export function postRegistration(
+  client: ApiClient,
+  token: string,
+  overrides: Record<string, unknown> = {}
+) {
+  return client.post('/providers').bearerToken(token).json(registration(overrides))
+}
+
 /** Registers through POST /providers and returns the 201 body (with the one-time secret). */
 export async function registerProvider(
   client: ApiClient,
   token: string,
   overrides: Record<string, unknown> = {}
 ) {
-  const response = await client.post('/providers').bearerToken(token).json(registration(overrides))
+  const response = await postRegistration(client, token, overrides)
   if (response.status() !== 201) {
     throw new Error(`POST /providers answered ${response.status()}: ${response.text()}`)
   }

@@ -142,6 +142,7 @@ test.group('Paying for a built-in feed', (group) => {
         paymentHeader(await requirementsOf('governance', client), hex, 'client-secret-id-0001')
       )
     sameIdOtherFeed.assertStatus(402)
+    assert.equal(sameIdOtherFeed.body().error, 'payment_already_used')
   })
 
   test('bad payments are 402 with a stable code and charge nothing', async ({ client, assert }) => {

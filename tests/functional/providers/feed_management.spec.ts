@@ -103,6 +103,7 @@ test.group('Provider feed management', (group) => {
       .patch(`${base}/btc-price`)
       .bearerToken(owner.token)
       .json({ price_stx: '11' })
+    badPatch.assertStatus(422)
     assert.equal(badPatch.body().error.code, 'price_out_of_range')
     const view = await client.get(`/providers/id/${provider.id}`).bearerToken(owner.token)
     assert.lengthOf(view.body().provider.feeds, 1)

@@ -4,7 +4,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import Provider from '#models/provider'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
-import { expectStatus, newOwner, registration } from '#tests/support/providers'
+import { expectStatus, newOwner, postRegistration, registration } from '#tests/support/providers'
 import { deriveKey } from '#partner_verifier'
 
 async function providerCount() {
@@ -20,7 +20,7 @@ test.group('Provider registration', (group) => {
     assert,
   }) => {
     const owner = await newOwner(client)
-    const response = await client.post('/providers').bearerToken(owner.token).json(registration())
+    const response = await postRegistration(client, owner.token)
 
     response.assertStatus(201)
     const { provider, feed, hmac_secret: secret } = response.body()
@@ -70,10 +70,7 @@ test.group('Provider registration', (group) => {
     assert,
   }) => {
     const owner = await newOwner(client)
-    const created = await client
-      .post('/providers')
-      .bearerToken(owner.token)
-      .json(registration({ feed: undefined }))
+    const created = await postRegistration(client, owner.token, { feed: undefined })
     created.assertStatus(201)
     assert.equal(created.body().provider.status, 'pending')
     assert.notProperty(created.body(), 'feed')
@@ -92,21 +89,16 @@ test.group('Provider registration', (group) => {
 
   test('a Hosted Mirror provider gets no secret', async ({ client, assert }) => {
     const owner = await newOwner(client)
-    const response = await client
-      .post('/providers')
-      .bearerToken(owner.token)
-      .json(
-        registration({
-          integration_mode: 'hosted_mirror',
-          partner_endpoint: undefined,
-          feed: {
-            slug: 'btc-price',
-            display_name: 'BTC price',
-            price_stx: '0.005',
-            source: { type: 'objectstore_url', url: 'http://127.0.0.1:9/prices.json' },
-          },
-        })
-      )
+    const response = await postRegistration(client, owner.token, {
+      integration_mode: 'hosted_mirror',
+      partner_endpoint: undefined,
+      feed: {
+        slug: 'btc-price',
+        display_name: 'BTC price',
+        price_stx: '0.005',
+        source: { type: 'objectstore_url', url: 'http://127.0.0.1:9/prices.json' },
+      },
+    })
     response.assertStatus(201)
     assert.notProperty(response.body(), 'hmac_secret')
     assert.isNull(response.body().provider.partner_endpoint)
@@ -122,16 +114,11 @@ test.group('Provider registration', (group) => {
   }) => {
     const owner = await newOwner(client)
     const mirror = (source: Record<string, unknown>) =>
-      client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(
-          registration({
-            integration_mode: 'hosted_mirror',
-            partner_endpoint: undefined,
-            feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source },
-          })
-        )
+      postRegistration(client, owner.token, {
+        integration_mode: 'hosted_mirror',
+        partner_endpoint: undefined,
+        feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source },
+      })
 
     const badInterval = await mirror({
       type: 'codehost_raw',
@@ -172,10 +159,7 @@ test.group('Provider registration', (group) => {
     ])
     .run(async ({ client, assert }, { handle, code }) => {
       const owner = await newOwner(client)
-      const response = await client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(registration({ handle }))
+      const response = await postRegistration(client, owner.token, { handle })
       assert.equal(response.status(), 422, response.text())
       assert.equal(response.body().error.code, code)
       assert.equal(response.body().error.fields[0].field, 'handle')
@@ -194,10 +178,7 @@ test.group('Provider registration', (group) => {
     ])
     .run(async ({ client, assert }, endpoint) => {
       const owner = await newOwner(client)
-      const response = await client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(registration({ partner_endpoint: endpoint }))
+      const response = await postRegistration(client, owner.token, { partner_endpoint: endpoint })
       response.assertStatus(422)
       assert.equal(response.body().error.code, 'invalid_partner_endpoint')
     })
@@ -215,17 +196,16 @@ test.group('Provider registration', (group) => {
     app.config.set('outbound.allowedPorts', [443])
     try {
       for (const endpoint of ['http://api.example.com', 'https://api.example.com:8443']) {
-        const refused = await client
-          .post('/providers')
-          .bearerToken(owner.token)
-          .json(registration({ partner_endpoint: endpoint, website: undefined }))
+        const refused = await postRegistration(client, owner.token, {
+          partner_endpoint: endpoint,
+          website: undefined,
+        })
         refused.assertStatus(422)
         assert.equal(refused.body().error.code, 'invalid_partner_endpoint')
       }
-      const accepted = await client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(registration({ partner_endpoint: 'https://api.example.com' }))
+      const accepted = await postRegistration(client, owner.token, {
+        partner_endpoint: 'https://api.example.com',
+      })
       accepted.assertStatus(201)
     } finally {
       app.config.set('outbound.httpsOnly', rules.httpsOnly)
@@ -237,14 +217,9 @@ test.group('Provider registration', (group) => {
     .with(['v1/prices', '/v1/../admin', '/v1/./prices', '/v1/prices?x=1', '//evil.com/x', '/a b'])
     .run(async ({ client, assert }, path) => {
       const owner = await newOwner(client)
-      const response = await client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(
-          registration({
-            feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source_path: path },
-          })
-        )
+      const response = await postRegistration(client, owner.token, {
+        feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source_path: path },
+      })
       assert.equal(response.status(), 422, response.text())
       assert.equal(response.body().error.code, 'invalid_source_path')
       assert.equal(response.body().error.fields[0].field, 'feed.source_path')
@@ -264,14 +239,9 @@ test.group('Provider registration', (group) => {
     ])
     .run(async ({ client, assert }, { price, code }) => {
       const owner = await newOwner(client)
-      const response = await client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(
-          registration({
-            feed: { slug: 'btc', display_name: 'BTC', price_stx: price, source_path: '/v1/p' },
-          })
-        )
+      const response = await postRegistration(client, owner.token, {
+        feed: { slug: 'btc', display_name: 'BTC', price_stx: price, source_path: '/v1/p' },
+      })
       response.assertStatus(422)
       assert.equal(response.body().error.code, code)
     })
@@ -282,15 +252,10 @@ test.group('Provider registration', (group) => {
       ['low-price', '0.0001', 100],
       ['high-price', 10, 10_000_000],
     ] as const) {
-      const response = await client
-        .post('/providers')
-        .bearerToken(owner.token)
-        .json(
-          registration({
-            handle,
-            feed: { slug: 'f', display_name: 'F', price_stx: price, source_path: '/f' },
-          })
-        )
+      const response = await postRegistration(client, owner.token, {
+        handle,
+        feed: { slug: 'f', display_name: 'F', price_stx: price, source_path: '/f' },
+      })
       response.assertStatus(201)
       assert.equal(response.body().feed.price_microstx, micro)
     }
@@ -302,31 +267,25 @@ test.group('Provider registration', (group) => {
   }) => {
     const first = await newOwner(client)
     const second = await newOwner(client)
-    await expectStatus(client.post('/providers').bearerToken(first.token).json(registration()), 201)
-    const taken = await client.post('/providers').bearerToken(second.token).json(registration())
+    await expectStatus(postRegistration(client, first.token), 201)
+    const taken = await postRegistration(client, second.token)
     taken.assertStatus(409)
     assert.equal(taken.body().error.code, 'handle_taken')
 
-    const noEndpoint = await client
-      .post('/providers')
-      .bearerToken(second.token)
-      .json(registration({ handle: 'other', partner_endpoint: undefined }))
+    const noEndpoint = await postRegistration(client, second.token, {
+      handle: 'other',
+      partner_endpoint: undefined,
+    })
     noEndpoint.assertStatus(422)
     assert.equal(noEndpoint.body().error.fields[0].field, 'partner_endpoint')
   })
 
   test('website must be https-like and X accounts look like @name', async ({ client, assert }) => {
     const owner = await newOwner(client)
-    const website = await client
-      .post('/providers')
-      .bearerToken(owner.token)
-      .json(registration({ website: 'javascript:alert(1)' }))
+    const website = await postRegistration(client, owner.token, { website: 'javascript:alert(1)' })
     website.assertStatus(422)
     assert.equal(website.body().error.code, 'invalid_website')
-    const x = await client
-      .post('/providers')
-      .bearerToken(owner.token)
-      .json(registration({ x_account: 'acme' }))
+    const x = await postRegistration(client, owner.token, { x_account: 'acme' })
     x.assertStatus(422)
     assert.equal(x.body().error.fields[0].field, 'x_account')
   })
