@@ -111,11 +111,14 @@ export class ServePaidCall {
       payer: payment.payer,
       ...(errorReason ? { errorReason } : {}),
     })
+    /** Refused once the payment is known: the payment-response names the transaction and payer. */
+    const refusedPayment = (code: string) => refused(code, settlement(false, code))
+    const resource = resourceIdentity('GET', request.path, request.query)
 
     const claim = await this.claims.claim({
       txid: payment.txid,
       feedId: request.feed.id,
-      resource: resourceIdentity('GET', request.path, request.query),
+      resource,
       payer: payment.payer,
       amount: payment.amount,
       network,
@@ -128,16 +131,13 @@ export class ServePaidCall {
         const sameClient =
           decoded.payment.paymentIdentifier !== undefined &&
           claim.payment.payment_identifier === decoded.payment.paymentIdentifier &&
-          claim.payment.resource === resourceIdentity('GET', request.path, request.query)
+          claim.payment.resource === resource
         return sameClient
           ? { kind: 'paid', body: claim.payment.response, settlement: settlement(true) }
-          : refused('payment_already_used', {
-              transaction: `0x${payment.txid}`,
-              payer: payment.payer,
-            })
+          : refusedPayment('payment_already_used')
       }
       case 'failed':
-        return refused('payment_failed', { transaction: `0x${payment.txid}`, payer: payment.payer })
+        return refusedPayment('payment_failed')
       case 'in_flight':
         return this.#pending(payment.txid, settlement(false, 'settlement_pending'), undefined)
       case 'too_many_in_flight':
@@ -158,7 +158,7 @@ export class ServePaidCall {
       const preflight = await this.settlement.preflight(payment, request.feed.priceMicrostx)
       if (!preflight.ok) {
         await this.claims.abandon(payment.txid, preflight.code)
-        return refused(preflight.code, { transaction: `0x${payment.txid}`, payer: payment.payer })
+        return refusedPayment(preflight.code)
       }
 
       const served = await this.reader.read(request.feed, request.query)
@@ -189,16 +189,13 @@ export class ServePaidCall {
         }
         case 'rejected':
           await this.recorder.markFailed(payment.txid, outcome.code)
-          return refused(outcome.code, { transaction: `0x${payment.txid}`, payer: payment.payer })
+          return refusedPayment(outcome.code)
         case 'rate_limited':
           await this.recorder.release(payment.txid, 'rate_limited')
           return { kind: 'unavailable', settlement: settlement(false, 'rate_limited') }
         case 'failed':
           await this.recorder.markFailed(payment.txid, outcome.reason)
-          return refused('payment_failed', {
-            transaction: `0x${payment.txid}`,
-            payer: payment.payer,
-          })
+          return refusedPayment('payment_failed')
         case 'pending':
           return this.#pending(
             payment.txid,
