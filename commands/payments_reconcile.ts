@@ -1,5 +1,6 @@
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
+import type { PaymentsConfig } from '#config/payments'
 import { ReconcilePayments } from '#payments/reconcile_payments'
 
 /**
@@ -13,11 +14,7 @@ export default class PaymentsReconcile extends BaseCommand {
 
   async run() {
     const reconcile = await this.app.container.make(ReconcilePayments)
-    const summary = await reconcile.run({
-      graceSeconds: 30,
-      releaseAfterSeconds: 600,
-      batchSize: 500,
-    })
+    const summary = await reconcile.run(this.app.config.get<PaymentsConfig>('payments').reconcile)
     this.logger.info(
       `payments reconciled: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.released} released, ${summary.pending} still pending`
     )

@@ -17,6 +17,8 @@ const paymentsConfig = {
   settlementBudgetMs: 25_000,
   broadcast: { attempts: 3, firstDelayMs: 500 },
   confirmation: { firstPollMs: 500, pollIntervalMs: 2_000, lookupBatchMs: 10 },
+  /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
+  reconcile: { graceSeconds: 30, releaseAfterSeconds: 600, batchSize: 500 },
   /** How long a payer's balance and nonce are reused between payments. */
   payerAccountTtlMs: 3_000,
   /** Highest network fee a payment may carry, in µSTX. */

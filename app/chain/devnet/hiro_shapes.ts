@@ -11,7 +11,7 @@ import { MIN_FEE_RATE_PER_BYTE, hexU128 } from './transaction_admission.js'
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
 
-export const SERVER_VERSION = 'tollbooth-devnet'
+const SERVER_VERSION = 'tollbooth-devnet'
 /** stacks-core's PEER_VERSION_TESTNET. */
 const PEER_VERSION_TESTNET = 0xfacade01
 /** Bitcoin testnet/regtest network magic, what testnet nodes report as parent network. */

@@ -13,7 +13,7 @@ export type { BlockTime } from './block_producer.js'
 export const DEFAULT_DEVNET_PORT = 3999
 export const DEFAULT_DEVNET_HOST = '127.0.0.1'
 export const DEFAULT_BLOCK_TIME_MS = 2000
-export const DEFAULT_HANG_MS = 30_000
+const DEFAULT_HANG_MS = 30_000
 
 export interface StartDevnetOptions {
   /** Default 3999 (the @stacks/network devnet preset's port); 0 picks a free port. */

@@ -1,7 +1,7 @@
 import type { BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 
 /** Upper bound on wallets read per call, whatever the configuration says. */
-export const MAX_TRACKED_WALLETS = 10
+const MAX_TRACKED_WALLETS = 10
 
 export interface TrackedWallet {
   address: string

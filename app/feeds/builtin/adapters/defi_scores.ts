@@ -46,7 +46,7 @@ function opportunityScore(input: { change1d: number; change7d: number; mcapToTvl
   return 0.7 * momentum + 0.3 * valuation
 }
 
-export function recommendationOf(composite: number): Recommendation {
+function recommendationOf(composite: number): Recommendation {
   if (composite >= 80) return 'strong_buy'
   if (composite >= 60) return 'favorable'
   if (composite >= 40) return 'neutral'

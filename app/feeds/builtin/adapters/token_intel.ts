@@ -10,7 +10,7 @@ import { round2, roundPrice } from '#feeds/builtin/rounding'
  */
 
 /** DEX Screener chain ids of the EVM chains the feed accepts. */
-export const TOKEN_INTEL_CHAINS = [
+const TOKEN_INTEL_CHAINS = [
   'ethereum',
   'bsc',
   'base',

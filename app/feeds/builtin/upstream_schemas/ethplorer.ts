@@ -2,12 +2,12 @@ import vine from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 
 /** Ethplorer writes `price: false` for tokens it has no price for. */
-export const ethplorerPrice = vine.unionOfTypes([
+const ethplorerPrice = vine.unionOfTypes([
   vine.object({ rate: vine.number() }).allowUnknownProperties(),
   vine.boolean(),
 ])
 
-export const ethplorerTokenInfo = vine
+const ethplorerTokenInfo = vine
   .object({
     address: vine.string(),
     symbol: vine.string().optional(),
