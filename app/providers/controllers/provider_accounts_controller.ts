@@ -29,13 +29,12 @@ export default class ProviderAccountsController {
   async mine({ auth }: HttpContext) {
     const providers = await Provider.query()
       .where('owner_wallet', auth.getUserOrFail().walletAddress)
+      .preload('feeds', (feeds) =>
+        feeds.whereNull('deleted_at').orderBy('created_at').orderBy('slug')
+      )
       .orderBy('created_at')
     return {
-      providers: await Promise.all(
-        providers.map(async (provider) =>
-          privateProviderView(provider, await this.feeds.liveFeeds(provider))
-        )
-      ),
+      providers: providers.map((provider) => privateProviderView(provider, provider.feeds)),
     }
   }
 

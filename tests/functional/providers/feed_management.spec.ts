@@ -146,6 +146,8 @@ test.group('Provider feed management', (group) => {
     const view = await client.get(base).bearerToken(owner.token)
     assert.equal(view.body().provider.feeds[0].price_microstx, 5000)
     assert.equal(view.body().provider.feeds[0].status, 'active')
+    const owned = await client.get('/me/providers').bearerToken(owner.token)
+    assert.deepEqual(owned.body().providers, [view.body().provider])
   })
 
   test('the public profile lists live feeds with prices and stats', async ({ client, assert }) => {
