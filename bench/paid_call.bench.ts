@@ -106,7 +106,7 @@ test.group('Benchmark', () => {
       blockTimeMs: 0,
       fund: agents.map((key) => privateKeyToAddress(key, 'devnet')),
     })
-    const chain = pointAppAtChain(devnet.url, {
+    const chain = await pointAppAtChain(devnet.url, {
       client: (baseUrl) => new CountingClient({ baseUrl, timeoutMs: 5_000 }),
       payerAccountTtlMs: 3_000,
     })

@@ -5,6 +5,7 @@ import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { PaymentClaims } from '#payments/payment_claims'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
@@ -13,8 +14,10 @@ import { Clock } from '#core/clock'
 /**
  * Binds the chain collaborators, the per-process confirmation watcher that
  * shares one batched status poll between every waiting payment, and the
- * paywall's settlement (in-process, or a remote facilitator at FACILITATOR_URL). Both are classes, so tests swap them with
- * app.container.swap (e.g. a StacksClient pointed at an in-process devnet).
+ * in-process settlement the facilitator uses, and the paywall's settlement
+ * (that one, or a remote facilitator at FACILITATOR_URL). All are classes, so
+ * tests swap them with app.container.swap (e.g. a StacksClient pointed at an
+ * in-process devnet).
  */
 export default class ChainProvider {
   /** The watcher, once something has used it (shutdown must not create one to stop it). */
@@ -59,11 +62,15 @@ export default class ChainProvider {
           timeoutMs: config.facilitatorTimeoutMs,
         })
       }
+      return resolver.make(LocalSettlement)
+    })
+    this.app.container.singleton(LocalSettlement, async (resolver) => {
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(CachedPayerAccounts),
         await resolver.make(ConfirmationWatcher),
-        config.broadcast
+        await resolver.make(PaymentClaims),
+        this.app.config.get<PaymentsConfig>('payments').broadcast
       )
     })
     this.app.container.singleton(PlatformWallet, () => {

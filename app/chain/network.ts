@@ -1,5 +1,8 @@
 import { STACKS_DEVNET, STACKS_MAINNET, STACKS_TESTNET, type StacksNetwork } from '@stacks/network'
 
+/** stacks-core's MINIMUM_TX_FEE_RATE_PER_BYTE: a node refuses a lower fee (FeeTooLow). */
+export const MINIMUM_FEE_RATE_PER_BYTE = 1n
+
 export type StacksNetworkName = 'mainnet' | 'testnet' | 'devnet'
 export type Caip2NetworkId = 'stacks:1' | 'stacks:2147483648'
 

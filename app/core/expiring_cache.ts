@@ -26,6 +26,10 @@ export class ExpiringCache<T> {
     return value
   }
 
+  forget(key: string) {
+    this.#entries.delete(key)
+  }
+
   clear() {
     this.#entries.clear()
   }

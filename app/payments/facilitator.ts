@@ -1,34 +1,39 @@
 import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { StacksClient } from '#chain/stacks_client'
 import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
-import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentRecorder } from '#payments/payment_recorder'
 import type { FacilitatorRequest } from '#payments/validators/facilitator_validator'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
-import { type VerificationResult, decodeAndCheckTransaction } from '#payments/verify_payment'
+import type { PreflightResult, SettlementOutcome } from '#payments/settlement/payment_settlement'
+import {
+  type VerificationResult,
+  type VerifiedPayment,
+  decodeAndCheckTransaction,
+} from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
 import { type PaymentErrorCode, paymentFailure } from '#payments/payment_errors'
 
 /**
  * The x402 facilitator ({facilitator_url}): verifies signed STX transfers
  * without broadcasting, and settles them (broadcast + confirmation wait).
- * Settling never redeems a feed payment: that happens only through the
- * paywall, which owns the payments table.
+ * A settlement is recorded in the paywall's redemption table (`payments`,
+ * purpose `facilitator`), so a transfer settled here is never also redeemed
+ * at a feed, and the reverse; settling never credits anyone. The one
+ * exception is this service's own paywall settling through FACILITATOR_URL
+ * (another instance on the same database): a feed payment it has handed over
+ * for broadcast is settled for it, recording nothing.
  */
 @inject()
 export class Facilitator {
-  #settlement: LocalSettlement
-
   constructor(
-    stacks: StacksClient,
     private wallet: PlatformWallet,
-    watcher: ConfirmationWatcher
-  ) {
-    const payments = app.config.get<PaymentsConfig>('payments')
-    this.#settlement = new LocalSettlement(stacks, stacks, watcher, payments.broadcast)
-  }
+    private settlement: LocalSettlement,
+    private claims: PaymentClaims,
+    private recorder: PaymentRecorder
+  ) {}
 
   supported() {
     return {
@@ -46,22 +51,17 @@ export class Facilitator {
 
   async verify(request: FacilitatorRequest) {
     const checked = this.#check(request)
-    const preflight = checked.ok
-      ? await this.#settlement.preflight(checked.payment)
+    const verdict = checked.ok
+      ? await this.#verifyUnredeemed(checked.payment)
       : { ok: false as const, code: checked.failure.code }
     return {
-      valid: preflight.ok,
-      isValid: preflight.ok,
-      payer: checked.ok && preflight.ok ? checked.payment.payer : '',
-      invalidReason: preflight.ok ? null : preflight.code,
+      valid: verdict.ok,
+      isValid: verdict.ok,
+      payer: checked.ok && verdict.ok ? checked.payment.payer : '',
+      invalidReason: verdict.ok ? null : verdict.code,
     }
   }
 
-  /**
-   * A transaction the node already knows (a retry after a lost answer, or
-   * one broadcast elsewhere) is not checked against the payer's account
-   * again — its nonce is used by then — but waited for.
-   */
   async settle(request: FacilitatorRequest) {
     const network = this.#chain().network.caip2
     const checked = this.#check(request)
@@ -83,24 +83,113 @@ export class Facilitator {
       ...(errorReason ? { errorReason } : {}),
     })
 
-    const preflight = await this.#settlement.preflight(payment)
-    if (!preflight.ok) return answer(false, preflight.code)
-    const outcome = await this.#settlement.settle(payment, payment.amount, {
-      known: preflight.known,
-      waitMs: app.config.get<PaymentsConfig>('payments').settlementBudgetMs,
+    const claim = await this.claims.claim({
+      purpose: 'facilitator',
+      txid: payment.txid,
+      feedId: null,
+      resource: 'POST /facilitator/settle',
+      payer: payment.payer,
+      amount: payment.amount,
+      fee: payment.fee,
+      nonce: payment.nonce,
+      network,
+      rawTx: payment.bytes,
     })
+    switch (claim.outcome) {
+      case 'claimed':
+        break
+      case 'in_flight': {
+        const { purpose, status } = claim.payment
+        if (purpose === 'feed' && status === 'broadcast') {
+          return answer(...settledAnswer(await this.#broadcastAndWait(payment)))
+        }
+        return answer(
+          false,
+          purpose === 'facilitator' ? 'settlement_pending' : 'payment_already_used'
+        )
+      }
+      case 'redeemed':
+        return answer(false, 'payment_already_used')
+      case 'failed':
+        return answer(false, 'payment_failed')
+      case 'too_many_in_flight':
+        return answer(false, 'too_many_payments_in_flight')
+      default: {
+        const unknownOutcome: never = claim
+        throw new Error(`unknown claim outcome ${JSON.stringify(unknownOutcome)}`)
+      }
+    }
+
+    const refusal = await this.#handOver(payment)
+    if (refusal) return answer(false, refusal)
+
+    const outcome = await this.#broadcastAndWait(payment)
     switch (outcome.state) {
       case 'confirmed':
-        return answer(true)
+        await this.recorder.confirm(payment.txid, outcome.blockHeight)
+        break
       case 'failed':
-        return answer(false, 'transaction_failed')
       case 'rejected':
-        return answer(false, outcome.code)
+        await this.recorder.markFailed(
+          payment.txid,
+          outcome.state === 'failed' ? outcome.reason : outcome.code
+        )
+        break
       case 'rate_limited':
-        return answer(false, 'rate_limited')
-      default:
-        return answer(false, 'settlement_pending')
+        await this.recorder.release(payment.txid, 'rate_limited')
+        break
+      case 'pending':
+        break
+      default: {
+        const unknownOutcome: never = outcome
+        throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
+      }
     }
+    return answer(...settledAnswer(outcome))
+  }
+
+  /**
+   * Preflight of a fresh claim, then the claim handed over for broadcast; on
+   * a refusal or an error the claim is abandoned (nothing was broadcast).
+   */
+  async #handOver(payment: VerifiedPayment): Promise<string | undefined> {
+    let refusal: string | undefined = 'request_failed'
+    try {
+      const preflight = await this.settlement.preflight(payment)
+      refusal = preflight.ok ? undefined : preflight.code
+      if (refusal) return refusal
+      const handedOver = await this.recorder.markBroadcast(payment.txid, null)
+      return handedOver ? undefined : 'transaction_already_broadcast'
+    } finally {
+      if (refusal) await this.claims.abandon(payment.txid, refusal)
+    }
+  }
+
+  /** Checks a verified transfer against the redemption table and the chain; records nothing. */
+  async #verifyUnredeemed(payment: VerifiedPayment): Promise<PreflightResult> {
+    const existing = await this.claims.find(payment.txid)
+    switch (existing?.status ?? 'abandoned') {
+      case 'abandoned':
+        break
+      case 'claimed':
+        // A paywall on this database checking a claim it is about to hand over: not redeemed yet.
+        if (existing?.purpose === 'feed') break
+        return { ok: false, code: 'payment_already_used' }
+      case 'broadcast':
+      case 'confirmed':
+        return { ok: false, code: 'payment_already_used' }
+      case 'failed':
+        return { ok: false, code: 'payment_failed' }
+      default:
+        throw new Error(`unknown payment status ${String(existing?.status)}`)
+    }
+    return this.settlement.preflight(payment)
+  }
+
+  #broadcastAndWait(payment: VerifiedPayment) {
+    return this.settlement.settle(payment, payment.amount, {
+      waitMs: app.config.get<PaymentsConfig>('payments').settlementBudgetMs,
+    })
   }
 
   #chain() {
@@ -136,5 +225,25 @@ export class Facilitator {
       { amount: BigInt(requirements.amount), payTo: requirements.payTo, network: chain.network },
       { maxFee: app.config.get<PaymentsConfig>('payments').maxFeeMicrostx }
     )
+  }
+}
+
+/** The /settle answer's success and errorReason for a settlement outcome. */
+function settledAnswer(outcome: SettlementOutcome): [success: boolean, errorReason?: string] {
+  switch (outcome.state) {
+    case 'confirmed':
+      return [true]
+    case 'failed':
+      return [false, 'transaction_failed']
+    case 'rejected':
+      return [false, outcome.code]
+    case 'rate_limited':
+      return [false, 'rate_limited']
+    case 'pending':
+      return [false, 'settlement_pending']
+    default: {
+      const unknownOutcome: never = outcome
+      throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
+    }
   }
 }

@@ -1,14 +1,23 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
+import { type Microstx, parseMicrostx } from '#ledger/money'
+import type { PaymentInFlight } from '#payments/verify_payment'
 
 export const MAX_CLAIMS_IN_FLIGHT_PER_PAYER = 5
 
+/** What a transfer is redeemed for: a paid feed call, or a `/facilitator/settle` request. */
+export type PaymentPurpose = 'feed' | 'facilitator'
+
 export interface ClaimRequest {
+  purpose: PaymentPurpose
   txid: string
-  feedId: string
+  /** The feed paid for (purpose `feed` only). */
+  feedId: string | null
   resource: string
   payer: string
-  amount: bigint
+  amount: Microstx
+  fee: Microstx
+  nonce: bigint
   network: string
   rawTx: Uint8Array
   paymentIdentifier?: string
@@ -19,11 +28,15 @@ export type PaymentStatus = 'claimed' | 'broadcast' | 'confirmed' | 'failed' | '
 
 export interface PaymentRow {
   txid: string
+  purpose: PaymentPurpose
   resource: string
   status: PaymentStatus
   payment_identifier: string | null
-  response: unknown
+  /** The exact JSON text served for it (feed payments, once fetched). */
+  response: string | null
 }
+
+const ROW_COLUMNS = ['txid', 'purpose', 'resource', 'status', 'payment_identifier', 'response']
 
 export type ClaimOutcome =
   /** This request owns the payment now: fetch, broadcast, settle. */
@@ -38,9 +51,10 @@ export type ClaimOutcome =
 
 /**
  * Claims a signed transaction for one request, exactly once across requests,
- * processes and instances: the txid is the primary key, the insert is
- * committed before any network I/O, and an abandoned claim (the source failed,
- * nothing was broadcast) may be claimed again.
+ * processes, instances and purposes (the paywall and the facilitator share
+ * this table): the txid is the primary key, the insert is committed before
+ * any network I/O, and an abandoned claim (nothing was broadcast) may be
+ * claimed again.
  */
 @inject()
 export class PaymentClaims {
@@ -51,22 +65,26 @@ export class PaymentClaims {
       // Serialises claims of one payer so the in-flight cap holds under concurrency.
       await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [`payer:${request.payer}`])
       const claimed = await trx.rawQuery(
-        `INSERT INTO payments (txid, feed_id, resource, payer, amount_microstx, network, raw_tx, status,
-                               payment_identifier, agent_name)
-         SELECT ?, ?, ?, ?, ?, ?, ?, 'claimed', NULLIF(?, ''), NULLIF(?, '')
+        `INSERT INTO payments (txid, purpose, feed_id, resource, payer, amount_microstx, fee_microstx, nonce,
+                               network, raw_tx, status, payment_identifier, agent_name)
+         SELECT ?, ?, NULLIF(?, '')::uuid, ?, ?, ?, ?, ?, ?, ?, 'claimed', NULLIF(?, ''), NULLIF(?, '')
          WHERE (SELECT count(*) FROM payments WHERE payer = ? AND status IN ('claimed', 'broadcast')) < ?
          ON CONFLICT (txid) DO UPDATE SET
-           status = 'claimed', resource = EXCLUDED.resource, feed_id = EXCLUDED.feed_id,
-           payment_identifier = EXCLUDED.payment_identifier, agent_name = EXCLUDED.agent_name,
-           claimed_at = now(), updated_at = now()
+           status = 'claimed', purpose = EXCLUDED.purpose, resource = EXCLUDED.resource,
+           feed_id = EXCLUDED.feed_id, payment_identifier = EXCLUDED.payment_identifier,
+           agent_name = EXCLUDED.agent_name, fee_microstx = EXCLUDED.fee_microstx,
+           nonce = EXCLUDED.nonce, failure_reason = NULL, claimed_at = now(), updated_at = now()
          WHERE payments.status = 'abandoned'
          RETURNING txid`,
         [
           request.txid,
-          request.feedId,
+          request.purpose,
+          request.feedId ?? '',
           request.resource,
           request.payer,
           request.amount.toString(),
+          request.fee.toString(),
+          request.nonce.toString(),
           request.network,
           Buffer.from(request.rawTx),
           request.paymentIdentifier ?? '',
@@ -80,7 +98,7 @@ export class PaymentClaims {
       const existing: PaymentRow | null = await trx
         .from('payments')
         .where('txid', request.txid)
-        .select('txid', 'resource', 'status', 'payment_identifier', 'response')
+        .select(...ROW_COLUMNS)
         .first()
       if (!existing) return { outcome: 'too_many_in_flight' }
       switch (existing.status) {
@@ -102,7 +120,31 @@ export class PaymentClaims {
     })
   }
 
-  /** The source failed before anything was broadcast: nothing charged, the tx may be presented again. */
+  /** The payer's other payments this service holds in flight, for the account check. */
+  async inFlightOf(payer: string, exceptTxid: string): Promise<PaymentInFlight[]> {
+    const rows: { nonce: string | null; amount_microstx: string; fee_microstx: string | null }[] =
+      await this.db
+        .from('payments')
+        .where('payer', payer)
+        .whereIn('status', ['claimed', 'broadcast'])
+        .whereNot('txid', exceptTxid)
+        .select('nonce', 'amount_microstx', 'fee_microstx')
+    return rows.map((row) => ({
+      nonce: row.nonce === null ? null : BigInt(row.nonce),
+      amount: parseMicrostx(row.amount_microstx),
+      fee: parseMicrostx(row.fee_microstx ?? 0),
+    }))
+  }
+
+  async find(txid: string): Promise<PaymentRow | null> {
+    return this.db
+      .from('payments')
+      .where('txid', txid)
+      .select(...ROW_COLUMNS)
+      .first()
+  }
+
+  /** Nothing was broadcast (refused, or the source failed): nothing charged, the tx may be presented again. */
   async abandon(txid: string, reason: string) {
     await this.db
       .from('payments')

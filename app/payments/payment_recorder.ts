@@ -20,21 +20,29 @@ export class PaymentRecorder {
   ) {}
 
   /**
-   * Stores the fetched response and moves the claim to `broadcast` in one
-   * statement, committed before the broadcast, so a crash leaves a row the
-   * reconcile job can finish and the buyer's retry can be answered from.
+   * Stores the exact response text to serve (none for a facilitator
+   * settlement) and moves the claim to `broadcast` in one statement,
+   * committed before the broadcast, so a crash leaves a row the reconcile job
+   * can finish and the buyer's retry can be answered from. False when the
+   * claim is no longer this request's (the reconcile job settled it).
    */
-  async markBroadcast(txid: string, served: { response: unknown; responseMs: number }) {
-    await this.db
+  async markBroadcast(
+    txid: string,
+    served: { response: string; responseMs: number } | null
+  ): Promise<boolean> {
+    const updated: { txid: string }[] = await this.db
       .from('payments')
       .where('txid', txid)
       .where('status', 'claimed')
       .update({
         status: 'broadcast',
-        response: JSON.stringify(served.response),
-        response_ms: served.responseMs,
+        broadcast_at: new Date(),
+        response: served?.response ?? null,
+        response_ms: served?.responseMs ?? null,
         updated_at: new Date(),
       })
+      .returning('txid')
+    return updated.length === 1
   }
 
   async markFailed(txid: string, reason: string) {
@@ -53,34 +61,50 @@ export class PaymentRecorder {
   /**
    * Records what the chain says of a settling payment: confirmed → recorded
    * (once: `already_confirmed` when another request or job got there first),
-   * failed on chain → failed; unknown or still pending → nothing changes.
+   * failed on chain → failed; unknown or still pending → nothing changes. A
+   * claim this service never handed to the node that the chain has anyway
+   * was broadcast by someone else: it is refused, never credited.
    */
   async applyChainStatus(
     txid: string,
     status: TransactionStatus | null | undefined
   ): Promise<'confirmed' | 'already_confirmed' | 'failed' | 'pending'> {
     if (status?.confirmed) {
-      return (await this.confirm(txid, status.blockHeight)) ? 'confirmed' : 'already_confirmed'
+      const confirmed = await this.confirm(txid, status.blockHeight)
+      if (confirmed !== 'not_broadcast') return confirmed
     }
-    if (status?.failed) {
-      await this.markFailed(txid, status.status)
+    if (status?.confirmed || status?.failed) {
+      await this.#move(txid, ['claimed'], 'failed', 'transaction_already_broadcast')
+      await this.#move(txid, ['broadcast'], 'failed', status.status)
       return 'failed'
     }
     return 'pending'
   }
 
-  /** Returns true when this call confirmed it (false: it was already confirmed). */
-  async confirm(txid: string, blockHeight: number | null): Promise<boolean> {
+  /**
+   * Records the confirmation of a payment this service broadcast; a feed
+   * payment is credited and logged in the same transaction. `already_confirmed`:
+   * another request or job got there first; `not_broadcast`: the row is not
+   * settling (never handed to the node, or settled otherwise).
+   */
+  async confirm(
+    txid: string,
+    blockHeight: number | null
+  ): Promise<'confirmed' | 'already_confirmed' | 'not_broadcast'> {
     return this.db.transaction(async (trx) => {
       const updated = await trx.rawQuery(
         `UPDATE payments p SET status = 'confirmed', block_height = ?, updated_at = now()
-         FROM feeds f
-         WHERE p.txid = ? AND p.status IN ('claimed', 'broadcast') AND f.id = p.feed_id
-         RETURNING p.feed_id, p.payer, p.amount_microstx, p.agent_name, p.response_ms, f.provider_id`,
+         WHERE p.txid = ? AND p.status = 'broadcast'
+         RETURNING p.purpose, p.feed_id, p.payer, p.amount_microstx, p.agent_name, p.response_ms,
+                   (SELECT f.provider_id FROM feeds f WHERE f.id = p.feed_id) AS provider_id`,
         [blockHeight ?? 0, txid]
       )
       const row = updated.rows[0]
-      if (!row) return false
+      if (!row) {
+        const current = await trx.from('payments').where('txid', txid).select('status').first()
+        return current?.status === 'confirmed' ? 'already_confirmed' : 'not_broadcast'
+      }
+      if (row.purpose !== 'feed') return 'confirmed'
       const amount = parseMicrostx(row.amount_microstx)
       await this.ledger.post(trx, {
         kind: 'payment',
@@ -95,7 +119,7 @@ export class PaymentRecorder {
         price: amount,
         responseMs: row.response_ms ?? 0,
       })
-      return true
+      return 'confirmed'
     })
   }
 

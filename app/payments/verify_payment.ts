@@ -5,7 +5,7 @@ import {
   isTokenTransferPayload,
   txidFromData,
 } from '@stacks/transactions'
-import type { NetworkPreset } from '#chain/network'
+import { MINIMUM_FEE_RATE_PER_BYTE, type NetworkPreset } from '#chain/network'
 import {
   decodeCanonicalTransaction,
   errorMessage,
@@ -44,19 +44,23 @@ export interface VerificationOptions {
 
 /** The account look-up verification needs; StacksClient satisfies it. */
 export interface PayerAccounts {
-  getAccount(address: string): Promise<{ balance: bigint; nonce: bigint }>
+  /** `fresh`: bypass any cache (a refusal is never decided on a stale answer). */
+  getAccount(address: string, options?: { fresh?: boolean }): Promise<PayerAccount>
 }
 
 /** 0.1 STX: a transfer costs ~180 µSTX at the minimum rate, so this only stops absurd fees. */
 export const DEFAULT_MAX_FEE: Microstx = 100_000n
+
+/** Amounts and nonces are stored in PostgreSQL bigint columns; no real account comes near. */
+const MAX_BIGINT_COLUMN = 2n ** 63n
 
 const HEX = /^(?:0x)?((?:[0-9a-fA-F]{2})+)$/
 
 /**
  * Checks everything about a signed STX transfer that the bytes alone can
  * tell, in a fixed order (payload, network, authorization, signature, type,
- * recipient, amount, post-conditions, fee) so the same transaction always
- * fails with the same code. No I/O.
+ * recipient, amount, post-conditions, fee, nonce) so the same transaction
+ * always fails with the same code. No I/O.
  */
 export function decodeAndCheckTransaction(
   hex: string,
@@ -124,6 +128,9 @@ export function decodeAndCheckTransaction(
     return refuse('invalid_recipient', `the transfer pays ${recipient}, not ${requirement.payTo}`)
   }
 
+  if (payload.amount >= MAX_BIGINT_COLUMN) {
+    return refuse('invalid_amount', `the transfer amount ${payload.amount} µSTX is not below 2^63`)
+  }
   if (payload.amount < requirement.amount) {
     return refuse(
       'insufficient_amount',
@@ -137,11 +144,22 @@ export function decodeAndCheckTransaction(
     return refuse('post_conditions_not_allowed', 'the transaction carries post-conditions')
   }
 
+  const minimumFee = BigInt(bytes.length) * MINIMUM_FEE_RATE_PER_BYTE
+  if (condition.fee < minimumFee) {
+    return refuse(
+      'fee_too_low',
+      `the fee of ${condition.fee} µSTX is below the node's minimum of ${minimumFee} µSTX for ${bytes.length} bytes`
+    )
+  }
   if (condition.fee > options.maxFee) {
     return refuse(
       'fee_too_high',
       `the fee of ${condition.fee} µSTX exceeds the ${options.maxFee} µSTX cap`
     )
+  }
+
+  if (condition.nonce >= MAX_BIGINT_COLUMN) {
+    return refuse('bad_nonce', `nonce ${condition.nonce} is not below 2^63`)
   }
 
   const payer = originAddress(tx, network.stacks)
@@ -160,49 +178,68 @@ export function decodeAndCheckTransaction(
   }
 }
 
-/**
- * decodeAndCheckTransaction, then checkPayerAccount. Node errors from `chain`
- * propagate (the caller decides between 502 and 503); caching look-ups per
- * payer is the caller's `chain` concern.
- */
-export async function verifyPayment(
-  hex: string,
-  requirement: PaymentRequirement,
-  chain: PayerAccounts,
-  options: VerificationOptions = { maxFee: DEFAULT_MAX_FEE }
-): Promise<VerificationResult> {
-  const checked = decodeAndCheckTransaction(hex, requirement, options)
-  if (!checked.ok) return checked
-  return checkPayerAccount(checked.payment, chain)
+/** A payment of the same payer that this service holds in flight (claimed or broadcast). */
+export interface PaymentInFlight {
+  /** Null for rows from before nonces were recorded: counted as pending. */
+  nonce: bigint | null
+  amount: Microstx
+  fee: Microstx
+}
+
+export interface PayerAccount {
+  balance: bigint
+  /** The next nonce the chain will accept from the payer (its mined transactions' count). */
+  nonce: bigint
 }
 
 /**
- * One account look-up for the payer of a transaction not yet on chain: the
- * balance must cover amount + fee and the nonce must not be used yet.
+ * What the node would refuse about the payer's account, decided before
+ * anything is fetched (ARCHITECTURE §4): a used nonce; a nonce that another
+ * of the payer's payments in flight already carries; a nonce further ahead of
+ * the account's next one than those payments can fill (so an agent paying
+ * concurrently with consecutive nonces still passes); a balance that does not
+ * cover this payment and the pending ones. Payments in flight whose nonce is
+ * below the account's are already mined: their amounts are off the balance.
  */
-export async function checkPayerAccount(
+export function checkPayerAccount(
   payment: VerifiedPayment,
-  chain: PayerAccounts
-): Promise<VerificationResult> {
-  const account = await chain.getAccount(payment.payer)
-  const needed = payment.amount + payment.fee
-  if (account.balance < needed) {
-    return {
-      ok: false,
-      failure: paymentFailure(
-        'insufficient_funds',
-        `${payment.payer} holds ${account.balance} µSTX, less than the ${needed} µSTX amount + fee`
-      ),
-    }
+  account: PayerAccount,
+  inFlight: PaymentInFlight[]
+): VerificationResult {
+  const refuse = (...args: Parameters<typeof paymentFailure>): VerificationResult => ({
+    ok: false,
+    failure: paymentFailure(...args),
+  })
+  const { payer, nonce } = payment
+  if (nonce < account.nonce) {
+    return refuse(
+      'bad_nonce',
+      `nonce ${nonce} of ${payer} is already used (next is ${account.nonce})`
+    )
   }
-  if (payment.nonce < account.nonce) {
-    return {
-      ok: false,
-      failure: paymentFailure(
-        'bad_nonce',
-        `nonce ${payment.nonce} of ${payment.payer} is already used (next is ${account.nonce})`
-      ),
-    }
+  const pending = inFlight.filter((other) => other.nonce === null || other.nonce >= account.nonce)
+  if (pending.some((other) => other.nonce === nonce)) {
+    return refuse(
+      'conflicting_nonce',
+      `another payment of ${payer} with nonce ${nonce} is settling`
+    )
+  }
+  const highestUsable = account.nonce + BigInt(pending.length)
+  if (nonce > highestUsable) {
+    return refuse(
+      'bad_nonce',
+      `nonce ${nonce} of ${payer} is ahead of its next usable nonce ${highestUsable}: the node would hold it until the gap is filled`
+    )
+  }
+  const needed = pending.reduce(
+    (sum, other) => sum + other.amount + other.fee,
+    payment.amount + payment.fee
+  )
+  if (account.balance < needed) {
+    return refuse(
+      'insufficient_funds',
+      `${payer} holds ${account.balance} µSTX, less than the ${needed} µSTX of this payment and its others settling, fees included`
+    )
   }
   return { ok: true, payment }
 }

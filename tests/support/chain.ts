@@ -2,6 +2,7 @@ import app from '@adonisjs/core/services/app'
 import { StacksClient } from '#chain/stacks_client'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { PaymentClaims } from '#payments/payment_claims'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { type Devnet, startDevnet } from '#chain/devnet/main'
@@ -25,7 +26,7 @@ export async function pointAppAtDevnet(
   appOptions: AppChainOptions = {}
 ) {
   const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangMs: 500, ...options })
-  const chain = pointAppAtChain(devnet.url, appOptions)
+  const chain = await pointAppAtChain(devnet.url, appOptions)
   return {
     devnet,
     client: chain.client,
@@ -37,7 +38,7 @@ export async function pointAppAtDevnet(
 }
 
 /** The app's StacksClient, confirmation watcher and payer look-ups pointed at the node at `url`. */
-export function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
+export async function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
   const client = appOptions.client?.(url) ?? new StacksClient({ baseUrl: url, timeoutMs: 1_000 })
   const watcher = new ConfirmationWatcher(
     client,
@@ -51,10 +52,14 @@ export function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
   app.container.swap(StacksClient, () => client)
   app.container.swap(ConfirmationWatcher, () => watcher)
   app.container.swap(CachedPayerAccounts, () => payerAccounts)
-  const settlement = new LocalSettlement(client, payerAccounts, watcher, {
-    attempts: 3,
-    firstDelayMs: 5,
-  })
+  const settlement = new LocalSettlement(
+    client,
+    payerAccounts,
+    watcher,
+    await app.container.make(PaymentClaims),
+    { attempts: 3, firstDelayMs: 5 }
+  )
+  app.container.swap(LocalSettlement, () => settlement)
   app.container.swap(PaymentSettlement, () => settlement)
   return {
     client,
@@ -63,6 +68,7 @@ export function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)
       app.container.restore(CachedPayerAccounts)
+      app.container.restore(LocalSettlement)
       app.container.restore(PaymentSettlement)
     },
   }

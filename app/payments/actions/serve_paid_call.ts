@@ -35,7 +35,8 @@ export type PaidCallResult =
   | { kind: 'payment_required'; body: PaymentRequired; settlement?: SettlementResponse }
   | {
       kind: 'paid'
-      body: unknown
+      /** The exact JSON text of the paid response (a replay returns the same bytes). */
+      body: string
       settlement: SettlementResponse
       /** Time spent broadcasting and waiting for the block (absent for a replayed response). */
       chainMs?: number
@@ -116,11 +117,14 @@ export class ServePaidCall {
     const resource = resourceIdentity('GET', request.path, request.query)
 
     const claim = await this.claims.claim({
+      purpose: 'feed',
       txid: payment.txid,
       feedId: request.feed.id,
       resource,
       payer: payment.payer,
       amount: payment.amount,
+      fee: payment.fee,
+      nonce: payment.nonce,
       network,
       rawTx: payment.bytes,
       paymentIdentifier: decoded.payment.paymentIdentifier,
@@ -129,16 +133,20 @@ export class ServePaidCall {
     switch (claim.outcome) {
       case 'redeemed': {
         const sameClient =
+          claim.payment.purpose === 'feed' &&
           decoded.payment.paymentIdentifier !== undefined &&
           claim.payment.payment_identifier === decoded.payment.paymentIdentifier &&
-          claim.payment.resource === resource
+          claim.payment.resource === resource &&
+          claim.payment.response !== null
         return sameClient
-          ? { kind: 'paid', body: claim.payment.response, settlement: settlement(true) }
+          ? { kind: 'paid', body: claim.payment.response!, settlement: settlement(true) }
           : refusedPayment('payment_already_used')
       }
       case 'failed':
         return refusedPayment('payment_failed')
       case 'in_flight':
+        // Settling through /facilitator/settle: redeemed there, never here as well.
+        if (claim.payment.purpose !== 'feed') return refusedPayment('payment_already_used')
         return this.#pending(payment.txid, settlement(false, 'settlement_pending'), undefined)
       case 'too_many_in_flight':
         return {
@@ -162,29 +170,32 @@ export class ServePaidCall {
       }
 
       const served = await this.reader.read(request.feed, request.query)
-      const body = {
+      // Serialised once: the same bytes are served now, stored, and replayed.
+      const body = JSON.stringify({
         data: served.data,
         price: Number(request.feed.priceMicrostx),
         price_stx: formatStx(request.feed.priceMicrostx),
         data_source: served.data_source,
         last_updated: served.last_updated,
         ...(served.stale ? { stale: true } : {}),
-      }
-      await this.recorder.markBroadcast(payment.txid, {
+      })
+      const handedOver = await this.recorder.markBroadcast(payment.txid, {
         response: body,
         responseMs: this.clock.now() - request.startedAt,
       })
       broadcastStarted = true
+      // The reconcile job settled this claim meanwhile (the chain had it from someone else).
+      if (!handedOver) return refusedPayment('transaction_already_broadcast')
       const chainStarted = this.clock.now()
 
       const outcome = await this.settlement.settle(payment, request.feed.priceMicrostx, {
-        known: preflight.known,
         waitMs: Math.max(0, config.settlementBudgetMs - (this.clock.now() - request.startedAt)),
       })
       switch (outcome.state) {
         case 'confirmed': {
           const chainMs = this.clock.now() - chainStarted
-          await this.recorder.confirm(payment.txid, outcome.blockHeight)
+          const recorded = await this.recorder.confirm(payment.txid, outcome.blockHeight)
+          if (recorded === 'not_broadcast') return refusedPayment('payment_failed')
           return { kind: 'paid', body, settlement: settlement(true), chainMs }
         }
         case 'rejected':

@@ -88,6 +88,7 @@ function send(response: HttpContext['response'], result: PaidCallResult) {
       response.header('payment-required', encodeHeader(result.body))
       return response.status(402).send(result.body)
     case 'paid':
+      response.header('content-type', 'application/json; charset=utf-8')
       return response.status(200).send(result.body)
     case 'pending':
       response.header('retry-after', String(result.retryAfterSeconds))

@@ -52,6 +52,7 @@ export default class ShowPaymentController {
     response.header('access-control-expose-headers', 'payment-required, payment-response')
     if (status === 'confirmed') {
       response.header('payment-response', settlement(true))
+      response.header('content-type', 'application/json; charset=utf-8')
       return response.status(200).send(payment.response)
     }
     if (status === 'claimed' || status === 'broadcast') {

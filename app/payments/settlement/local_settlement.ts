@@ -2,6 +2,7 @@ import { normaliseTxid } from '#chain/broadcast_outcome'
 import type { StacksClient } from '#chain/stacks_client'
 import { broadcastTransaction, type BroadcastRetryOptions } from '#payments/broadcast_transaction'
 import type { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import type { PaymentClaims } from '#payments/payment_claims'
 import {
   PaymentSettlement,
   type PreflightResult,
@@ -14,39 +15,53 @@ import {
 } from '#payments/verify_payment'
 
 /**
- * Settlement in this process (the built-in facilitator): the transaction is
- * looked up first (a known one is never broadcast again), broadcast with
- * retries on 429, and its block awaited; look-up and wait both go through
- * the shared batching watcher, so concurrent payments share chain calls.
+ * Settlement in this process (the paywall's default and the built-in
+ * facilitator's code). Preflight refuses, before anything is fetched, what
+ * this service must not or cannot broadcast: a transaction the chain already
+ * knows (someone else broadcast it: redeeming it would sell another's
+ * transfer) and one the node would refuse for the payer's account. Settle
+ * broadcasts with retries on 429 and awaits the block; look-ups and waits go
+ * through the shared batching watcher, so concurrent payments share chain calls.
  */
 export class LocalSettlement extends PaymentSettlement {
   constructor(
     private stacks: Pick<StacksClient, 'broadcast'>,
     private accounts: PayerAccounts,
     private watcher: ConfirmationWatcher,
+    private claims: Pick<PaymentClaims, 'inFlightOf'>,
     private broadcast: BroadcastRetryOptions
   ) {
     super()
   }
 
   async preflight(payment: VerifiedPayment): Promise<PreflightResult> {
-    if (await this.watcher.lookup(payment.txid)) return { ok: true, known: true }
-    const account = await checkPayerAccount(payment, this.accounts)
-    return account.ok ? { ok: true, known: false } : { ok: false, code: account.failure.code }
+    if (await this.watcher.lookup(payment.txid)) {
+      return { ok: false, code: 'transaction_already_broadcast' }
+    }
+    const cached = await this.accounts.getAccount(payment.payer)
+    const inFlight = await this.claims.inFlightOf(payment.payer, payment.txid)
+    if (checkPayerAccount(payment, cached, inFlight).ok) return { ok: true }
+    // Refuse only on what the node says now, never on a cached answer; the
+    // payer's concurrent payments (consecutive nonces) have claimed meanwhile.
+    const fresh = await this.accounts.getAccount(payment.payer, { fresh: true })
+    const verdict = checkPayerAccount(
+      payment,
+      fresh,
+      await this.claims.inFlightOf(payment.payer, payment.txid)
+    )
+    return verdict.ok ? { ok: true } : { ok: false, code: verdict.failure.code }
   }
 
   async settle(
     payment: VerifiedPayment,
     _price: bigint,
-    { known, waitMs }: { known: boolean; waitMs: number }
+    { waitMs }: { waitMs: number }
   ): Promise<SettlementOutcome> {
-    if (!known) {
-      const outcome = await broadcastTransaction(this.stacks, payment.bytes, this.broadcast)
-      if (outcome.kind === 'rejected') return { state: 'rejected', code: outcome.code }
-      if (outcome.kind === 'rate_limited') return { state: 'rate_limited' }
-      if (outcome.kind === 'accepted' && normaliseTxid(outcome.txid) !== payment.txid) {
-        return { state: 'rejected', code: 'unexpected_settle_error' }
-      }
+    const outcome = await broadcastTransaction(this.stacks, payment.bytes, this.broadcast)
+    if (outcome.kind === 'rejected') return { state: 'rejected', code: outcome.code }
+    if (outcome.kind === 'rate_limited') return { state: 'rate_limited' }
+    if (outcome.kind === 'accepted' && normaliseTxid(outcome.txid) !== payment.txid) {
+      return { state: 'rejected', code: 'unexpected_settle_error' }
     }
     const confirmation = await this.watcher.wait(payment.txid, waitMs)
     if (confirmation.state === 'confirmed') {

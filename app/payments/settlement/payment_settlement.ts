@@ -1,9 +1,7 @@
 import type { VerifiedPayment } from '#payments/verify_payment'
 
 /** What the chain-facing half of verification concluded. */
-export type PreflightResult =
-  /** `known`: the node already has the transaction (a retry): settle waits, never re-broadcasts. */
-  { ok: true; known: boolean } | { ok: false; code: string }
+export type PreflightResult = { ok: true } | { ok: false; code: string }
 
 export type SettlementOutcome =
   | { state: 'confirmed'; blockHeight: number | null }
@@ -24,13 +22,16 @@ export type SettlementOutcome =
  * class, so it is also the container key of the configured implementation.
  */
 export abstract class PaymentSettlement {
-  /** Balance and nonce for a transaction the node does not know yet; no broadcast. */
+  /**
+   * Everything the chain side can refuse before anything is fetched: a
+   * transaction the chain already knows, the payer's nonce and balance. No broadcast.
+   */
   abstract preflight(payment: VerifiedPayment, price: bigint): Promise<PreflightResult>
 
-  /** Broadcasts (unless known) and waits for the block at most `waitMs`. */
+  /** Broadcasts and waits for the block at most `waitMs`. */
   abstract settle(
     payment: VerifiedPayment,
     price: bigint,
-    options: { known: boolean; waitMs: number }
+    options: { waitMs: number }
   ): Promise<SettlementOutcome>
 }

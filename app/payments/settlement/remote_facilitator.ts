@@ -55,14 +55,14 @@ export class RemoteFacilitator extends PaymentSettlement {
     const [error, verdict] = await verifyAnswer.tryValidate(answer)
     const valid = error ? undefined : (verdict.isValid ?? verdict.valid)
     if (valid === undefined) throw new E_FACILITATOR_UNAVAILABLE()
-    if (valid) return { ok: true, known: false }
+    if (valid) return { ok: true }
     return { ok: false, code: verdict?.invalidReason ?? 'invalid_payload' }
   }
 
   async settle(
     payment: VerifiedPayment,
     price: bigint,
-    { waitMs }: { known: boolean; waitMs: number }
+    { waitMs }: { waitMs: number }
   ): Promise<SettlementOutcome> {
     const answer = await this.#post('settle', payment, price, waitMs).catch(() => undefined)
     const [error, result] = await settleAnswer.tryValidate(answer)

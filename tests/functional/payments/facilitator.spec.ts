@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { SENDER, transfer } from '#tests/support/devnet'
@@ -19,6 +20,7 @@ test.group('Facilitator', (group) => {
   let devnet: Devnet
   let payTo: string
 
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
     const pointed = await pointAppAtDevnet()
     devnet = pointed.devnet
@@ -97,7 +99,7 @@ test.group('Facilitator', (group) => {
     response.assertBodyContains({ error: { code: 'validation_failed' } })
   })
 
-  test('POST /settle broadcasts, waits for the block and reports success; again, it does not re-broadcast', async ({
+  test('POST /settle broadcasts, waits for the block and reports success once; the same transfer again is already used', async ({
     client,
     assert,
   }) => {
@@ -116,7 +118,7 @@ test.group('Facilitator', (group) => {
         network: NETWORK,
       }
       settled.assertBody(expected)
-      again.assertBody(expected)
+      again.assertBody({ ...expected, success: false, errorReason: 'payment_already_used' })
       assert.equal(devnet.balanceOf(payTo), balanceBefore + 5_000n, 'paid once')
     } finally {
       clearInterval(mining)
@@ -168,7 +170,8 @@ test.group('Facilitator', (group) => {
       .post('/facilitator/settle')
       .json(body(sameNonce.hex, '5000', payTo))
     await devnet.mine()
-    const used = await client.post('/facilitator/settle').json(body(sameNonce.hex, '5000', payTo))
+    const reused = await payment(7_000n)
+    const used = await client.post('/facilitator/settle').json(body(reused.hex, '5000', payTo))
 
     conflicting.assertBodyContains({ success: false, errorReason: 'conflicting_nonce' })
     used.assertBodyContains({ success: false, errorReason: 'bad_nonce' })

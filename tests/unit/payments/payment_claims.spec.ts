@@ -20,11 +20,14 @@ function claimRequest(
   overrides: Partial<ClaimRequest> = {}
 ): ClaimRequest {
   return {
+    purpose: 'feed',
     txid: txid(n),
     feedId,
     resource: 'GET /feeds/whale-alerts',
     payer: PAYER,
     amount: 5_000n,
+    fee: 180n,
+    nonce: BigInt(n),
     network: 'stacks:2147483648',
     rawTx: new Uint8Array([1, 2, 3]),
     ...overrides,

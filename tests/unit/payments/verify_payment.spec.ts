@@ -9,21 +9,19 @@ import {
   makeUnsignedSTXTokenTransfer,
   postConditionToWire,
   privateKeyToPublic,
-  randomPrivateKey,
   uintCV,
   type StacksTransactionWire,
 } from '@stacks/transactions'
 import { NETWORKS } from '#chain/network'
-import { StacksClient } from '#chain/stacks_client'
 import {
+  checkPayerAccount,
   decodeAndCheckTransaction,
-  verifyPayment,
   type PaymentRequirement,
   type VerificationResult,
 } from '#payments/verify_payment'
 import type { PaymentErrorCode } from '#payments/payment_errors'
 import { DEVNET_ACCOUNTS } from '#chain/devnet/main'
-import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '#tests/support/devnet'
+import { FEE, RECIPIENT, SENDER, transfer } from '#tests/support/devnet'
 
 const PRICE = 5_000n
 const requirement: PaymentRequirement = {
@@ -235,6 +233,29 @@ test.group('Payment verification (pure checks)', () => {
     assert.equal(refusedWith(hexOf(tx)), 'post_conditions_not_allowed')
   })
 
+  test("a fee below the node's minimum of 1 µSTX per byte is refused as too low", async ({
+    assert,
+  }) => {
+    const free = await transfer({ amount: PRICE, fee: 0n })
+    const bytes = BigInt(free.serializeBytes().length)
+    const atMinimum = await transfer({ amount: PRICE, fee: bytes })
+    const belowMinimum = await transfer({ amount: PRICE, fee: bytes - 1n })
+
+    assert.equal(refusedWith(hexOf(free)), 'fee_too_low')
+    assert.equal(refusedWith(hexOf(belowMinimum)), 'fee_too_low')
+    assert.isTrue(decodeAndCheckTransaction(hexOf(atMinimum), requirement).ok)
+  })
+
+  test('an amount or a nonce of 2^63 or more is refused, not stored', async ({ assert }) => {
+    const huge = await transfer({ amount: 2n ** 63n })
+    const largest = await transfer({ amount: 2n ** 63n - 1n })
+    const farNonce = await transfer({ amount: PRICE, nonce: 2n ** 63n })
+
+    assert.equal(refusedWith(hexOf(huge)), 'invalid_amount')
+    assert.isTrue(decodeAndCheckTransaction(hexOf(largest), requirement).ok)
+    assert.equal(refusedWith(hexOf(farNonce)), 'bad_nonce')
+  })
+
   test('a fee above the cap is refused, by default above 0.1 STX', async ({ assert }) => {
     const atCap = await transfer({ amount: PRICE, fee: 100_000n })
     const aboveCap = await transfer({ amount: PRICE, fee: 100_001n })
@@ -248,58 +269,70 @@ test.group('Payment verification (pure checks)', () => {
   })
 })
 
-test.group('Payment verification against the devnet', (group) => {
-  const devnet = useDevnet(group)
-  const chain = () => new StacksClient({ baseUrl: devnet().url, timeoutMs: 1000 })
+test.group('The payer account check', () => {
+  const account = (balance: bigint, nonce: bigint) => ({ balance, nonce })
+  const inFlight = (nonce: bigint | null, amount = PRICE) => ({ nonce, amount, fee: FEE })
 
-  test('a funded payer with a fresh nonce is verified', async ({ assert }) => {
-    const tx = await transfer({ amount: PRICE })
+  async function payment(nonce: bigint, amount = PRICE) {
+    const checked = decodeAndCheckTransaction(hexOf(await transfer({ amount, nonce })), requirement)
+    if (!checked.ok) throw new Error(checked.failure.message)
+    return checked.payment
+  }
 
-    const result = await verifyPayment(hexOf(tx), requirement, chain())
+  test('a funded payer paying with its next nonce passes', async ({ assert }) => {
+    const verdict = checkPayerAccount(await payment(4n), account(PRICE + FEE, 4n), [])
 
-    assert.isTrue(result.ok)
-    assert.equal(result.ok && result.payment.txid, tx.txid())
-    assert.equal(result.ok && result.payment.payer, SENDER.address)
+    assert.isTrue(verdict.ok)
   })
 
-  test('a payer without the amount plus fee is refused for insufficient funds', async ({
+  test('a balance below amount plus fee is refused for insufficient funds', async ({ assert }) => {
+    const verdict = checkPayerAccount(await payment(0n), account(PRICE + FEE - 1n, 0n), [])
+
+    assert.equal(failureCode(verdict), 'insufficient_funds')
+  })
+
+  test('a nonce already used on chain is a bad nonce', async ({ assert }) => {
+    const verdict = checkPayerAccount(await payment(2n), account(10n ** 9n, 3n), [])
+
+    assert.equal(failureCode(verdict), 'bad_nonce')
+  })
+
+  test('a nonce ahead of the next one is refused unless payments in flight fill the gap', async ({
     assert,
   }) => {
-    const tx = await transfer({ senderKey: randomPrivateKey(), amount: PRICE })
+    const rich = account(10n ** 9n, 5n)
 
-    const result = await verifyPayment(hexOf(tx), requirement, chain())
-
-    assert.equal(failureCode(result), 'insufficient_funds')
+    assert.equal(failureCode(checkPayerAccount(await payment(6n), rich, [])), 'bad_nonce')
+    assert.equal(failureCode(checkPayerAccount(await payment(30n), rich, [])), 'bad_nonce')
+    const twoSettling = [inFlight(5n), inFlight(6n)]
+    assert.isTrue(checkPayerAccount(await payment(7n), rich, twoSettling).ok)
+    assert.equal(failureCode(checkPayerAccount(await payment(8n), rich, twoSettling)), 'bad_nonce')
   })
 
-  test('a nonce already used on chain is refused as a bad nonce', async ({ assert }) => {
-    const first = await transfer({ amount: PRICE, nonce: 0n })
-    const accepted = await broadcast(devnet(), first)
-    assert.equal(accepted.status, 200)
-    await devnet().mine()
-    const reused = await transfer({ amount: PRICE * 2n, nonce: 0n })
+  test('the nonce of another payment in flight is a conflicting nonce', async ({ assert }) => {
+    const verdict = checkPayerAccount(await payment(5n), account(10n ** 9n, 5n), [inFlight(5n)])
 
-    const result = await verifyPayment(hexOf(reused), requirement, chain())
-
-    assert.equal(failureCode(result), 'bad_nonce')
-    const next = await transfer({ amount: PRICE, nonce: 1n })
-    const fresh = await verifyPayment(hexOf(next), requirement, chain())
-    assert.isTrue(fresh.ok)
+    assert.equal(failureCode(verdict), 'conflicting_nonce')
   })
 
-  test('a pure check failure is answered without asking the chain', async ({ assert }) => {
-    let lookups = 0
-    const counting = {
-      getAccount: async (address: string) => {
-        lookups++
-        return chain().getAccount(address)
-      },
-    }
-    const tx = await transfer({ amount: PRICE - 1n })
+  test('the balance must cover the payments still settling as well', async ({ assert }) => {
+    const each = PRICE + FEE
+    const settling = [inFlight(0n), inFlight(1n)]
 
-    const result = await verifyPayment(hexOf(tx), requirement, counting)
+    assert.isTrue(checkPayerAccount(await payment(2n), account(3n * each, 0n), settling).ok)
+    assert.equal(
+      failureCode(checkPayerAccount(await payment(2n), account(3n * each - 1n, 0n), settling)),
+      'insufficient_funds'
+    )
+  })
 
-    assert.equal(failureCode(result), 'insufficient_amount')
-    assert.equal(lookups, 0)
+  test("payments in flight already mined (nonce below the account's) no longer count", async ({
+    assert,
+  }) => {
+    const mined = [inFlight(0n), inFlight(1n)]
+
+    const verdict = checkPayerAccount(await payment(2n), account(PRICE + FEE, 2n), mined)
+
+    assert.isTrue(verdict.ok)
   })
 })
