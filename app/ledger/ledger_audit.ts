@@ -13,19 +13,26 @@ export interface LedgerAuditReport {
 type AuditCheck = (client: QueryClientContract) => Promise<string[]>
 
 /**
- * Recomputes what the ledger guarantees and reports every difference. Today
- * it checks that each ledger transaction has entries and that they sum to zero, and
- * that all entries together sum to zero, and that every provider's cached
- * balances equal its ledger accounts. Each check is one function in
- * `checks`. A check is one SQL
- * statement, hence one snapshot: postings are atomic and balanced, so
- * concurrent ones cannot fake a difference.
+ * Recomputes what the ledger guarantees and reports every difference: each
+ * ledger transaction has entries that sum to zero, all entries together sum
+ * to zero, every provider's cached balances equal its ledger accounts, every
+ * credited payment is a confirmed feed payment this service handed to the
+ * node itself, for the amount posted, and every such payment is credited.
+ * Each check is one function in `checks` and one SQL statement, hence one
+ * snapshot: postings are atomic and balanced, so concurrent ones cannot fake
+ * a difference.
  */
 @inject()
 export class LedgerAudit {
   constructor(private db: Database) {}
 
-  protected checks: AuditCheck[] = [unbalancedTransactions, grandTotal, providerBalances]
+  protected checks: AuditCheck[] = [
+    unbalancedTransactions,
+    grandTotal,
+    providerBalances,
+    creditedPaymentsWeBroadcast,
+    confirmedPaymentsCredited,
+  ]
 
   async run(): Promise<LedgerAuditReport> {
     const client = this.db.connection()
@@ -93,5 +100,41 @@ async function providerBalances(client: QueryClientContract) {
   return result.rows.map(
     (row: Record<string, string>) =>
       `provider ${row.handle}: cached pending/earned/withdrawn ${row.pending_revenue_microstx}/${row.lifetime_earned_microstx}/${row.total_withdrawn_microstx} µSTX, ledger says ${row.pending}/${row.earned}/${row.withdrawn}`
+  )
+}
+
+/** A credit for a transfer we did not broadcast is money sold twice (issue 9's top-up attack). */
+async function creditedPaymentsWeBroadcast(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT t.reference, p.txid, p.purpose, p.status, p.broadcast_at, p.amount_microstx, w.received
+       FROM ledger_transactions t
+       CROSS JOIN LATERAL (SELECT sum(e.amount_microstx) AS received FROM ledger_entries e
+                            WHERE e.transaction_id = t.id AND e.account = 'platform:wallet') w
+       LEFT JOIN payments p ON p.txid = t.reference
+      WHERE t.kind = 'payment'
+        AND (p.txid IS NULL OR p.purpose <> 'feed' OR p.status <> 'confirmed'
+             OR p.broadcast_at IS NULL OR p.amount_microstx IS DISTINCT FROM w.received)
+      ORDER BY t.created_at, t.id`
+  )
+  return result.rows.map((row: Record<string, string | null>) => {
+    const what = `payment posting "${row.reference}"`
+    if (row.txid === null) return `${what} has no payment this service claimed`
+    if (row.purpose !== 'feed')
+      return `${what} credits a ${row.purpose} settlement, not a feed call`
+    if (row.status !== 'confirmed') return `${what} credits a payment that is ${row.status}`
+    if (row.broadcast_at === null) return `${what} credits a transfer this service never broadcast`
+    return `${what} received ${row.received} µSTX, the payment is of ${row.amount_microstx} µSTX`
+  })
+}
+
+async function confirmedPaymentsCredited(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT p.txid FROM payments p
+      WHERE p.purpose = 'feed' AND p.status = 'confirmed'
+        AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = 'payment' AND t.reference = p.txid)
+      ORDER BY p.claimed_at`
+  )
+  return result.rows.map(
+    (row: { txid: string }) => `confirmed payment 0x${row.txid} has no ledger posting`
   )
 }

@@ -1,6 +1,9 @@
 import { test } from '@japa/runner'
+import { connect } from 'node:net'
 import testUtils from '@adonisjs/core/services/test_utils'
 import env from '#start/env'
+import { transfer } from '#tests/support/devnet'
+import { decodeHeader, paymentHeader } from '#tests/support/paid_calls'
 import { newOwner, registerProvider } from '#tests/support/providers'
 
 const base = () => `http://${env.get('HOST')}:${env.get('PORT')}`
@@ -158,5 +161,144 @@ test.group('Malformed input to the endpoints', (group) => {
     const badMode = await call(bridge.provider.id, '/mode', { integration_mode: 'carrier_pigeon' })
     badMode.assertStatus(422)
     assert.equal(badMode.body().error.fields[0].field, 'integration_mode')
+  })
+})
+
+/** Inputs that once answered 500 with a PostgreSQL or zlib code: each is a 4xx with a stable code. */
+test.group('Inputs that must never be a 500', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('a NUL byte in a path segment or a parameter is 400 invalid_characters on {$self}')
+    .with([
+      '/feeds/%00',
+      '/feeds/p/%00/x',
+      '/feeds/p/acme/%00',
+      '/providers/%00',
+      '/providers/%00/manifest',
+      '/activity?limit=%00',
+    ])
+    .run(async ({ client, assert }, path) => {
+      const response = await client.get(path)
+      response.assertStatus(400)
+      assert.equal(response.body().error.code, 'invalid_characters')
+    })
+
+  test('a NUL character in a JSON body is 400 invalid_characters, whatever its depth', async ({
+    assert,
+  }) => {
+    const shallow = await send('/auth/nonce', {
+      method: 'POST',
+      body: JSON.stringify({ wallet_address: 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5\u0000' }),
+    })
+    const deep = await send('/facilitator/verify', {
+      method: 'POST',
+      body: JSON.stringify({ a: [{ b: { c: ['ok', { 'key\u0000': 1 }] } }] }),
+    })
+    for (const answer of [shallow, deep]) {
+      assert.equal(answer.status, 400)
+      assert.equal(answer.body.error.code, 'invalid_characters')
+    }
+  })
+
+  test('a body that is not what its Content-Encoding says is 400 invalid_body_encoding ({$self})')
+    .with(['deflate', 'br', 'gzip'])
+    .run(async ({ assert }, encoding) => {
+      const response = await fetch(`${base()}/auth/nonce`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: 'this is not compressed',
+      })
+      assert.equal(response.status, 400)
+      const body = (await response.json()) as { error: { code: string } }
+      assert.equal(body.error.code, 'invalid_body_encoding')
+      assert.isString(response.headers.get('x-request-id'))
+    })
+
+  test('a validly signed transfer of 2^63 µSTX or more is a 402 invalid_amount, not a 500', async ({
+    client,
+    assert,
+  }) => {
+    const quote = await client.get('/feeds/whale-alerts')
+    const tx = await transfer({ recipient: quote.body().accepts[0].payTo, amount: 2n ** 63n })
+
+    const response = await client
+      .get('/feeds/whale-alerts')
+      .header('payment-signature', paymentHeader(quote.body(), tx.serialize()))
+
+    response.assertStatus(402)
+    assert.equal(response.body().error, 'invalid_amount')
+    assert.equal(decodeHeader(response.header('payment-response')).errorReason, 'invalid_amount')
+  })
+})
+
+/** Raw bytes on a socket: requests Node's own parser refuses before any route sees them. */
+async function rawRequest(bytes: string): Promise<{ head: string; body: string }> {
+  const socket = connect(Number(env.get('PORT')), env.get('HOST'))
+  socket.end(bytes)
+  const chunks: Buffer[] = []
+  for await (const chunk of socket) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString('utf8')
+  const split = text.indexOf('\r\n\r\n')
+  return { head: text.slice(0, split), body: text.slice(split + 4) }
+}
+
+test.group('Requests the HTTP parser refuses', () => {
+  const cases: { name: string; bytes: string; status: number; code: string }[] = [
+    {
+      name: 'headers over 16 KiB',
+      bytes: `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`,
+      status: 431,
+      code: 'headers_too_large',
+    },
+    {
+      name: 'an unknown method',
+      bytes: 'FROB /health HTTP/1.1\r\nHost: x\r\n\r\n',
+      status: 501,
+      code: 'method_not_implemented',
+    },
+    {
+      name: 'a malformed header line',
+      bytes: 'GET /health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      status: 400,
+      code: 'malformed_request',
+    },
+    {
+      name: 'bad chunked encoding',
+      bytes:
+        'POST /auth/nonce HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      status: 400,
+      code: 'malformed_request',
+    },
+    {
+      name: 'Content-Length together with Transfer-Encoding',
+      bytes:
+        'POST /auth/nonce HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      status: 400,
+      code: 'malformed_request',
+    },
+  ]
+
+  for (const { name, bytes, status, code } of cases) {
+    test(`${name} is ${status} ${code} in JSON with a request id`, async ({ assert }) => {
+      const { head, body } = await rawRequest(bytes)
+
+      assert.match(head, new RegExp(`^HTTP/1.1 ${status} `))
+      assert.match(head, /content-type: application\/json/i)
+      const requestId = /x-request-id: ([0-9a-f-]{36})/i.exec(head)?.[1]
+      assert.isString(requestId)
+      assert.deepEqual(JSON.parse(body).error.code, code)
+      assert.equal(JSON.parse(body).error.request_id, requestId)
+    })
+  }
+
+  test('a URL with percent-escapes that are not UTF-8 is 400 malformed_url in JSON', async ({
+    assert,
+  }) => {
+    const response = await fetch(`${base()}/feeds/%C3%28`)
+
+    assert.equal(response.status, 400)
+    const body = (await response.json()) as { error: { code: string; request_id: string } }
+    assert.equal(body.error.code, 'malformed_url')
+    assert.equal(body.error.request_id, response.headers.get('x-request-id'))
   })
 })

@@ -20,6 +20,11 @@ router.get('/__test__/source-down', async () => {
 router.get('/__test__/crash', async () => {
   throw new Error('database password is hunter2')
 })
+router.get('/__test__/database-crash', async () => {
+  throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+    code: '22021',
+  })
+})
 
 test.group('JSON errors', () => {
   test('an unknown route is a 404 JSON error, never an HTML page', async ({ client, assert }) => {
@@ -64,8 +69,24 @@ test.group('JSON errors', () => {
     const response = await client.get('/__test__/crash')
 
     response.assertStatus(500)
-    response.assertBody({ error: { code: 'internal_error', message: 'Internal server error' } })
+    response.assertBody({
+      error: {
+        code: 'internal_error',
+        message: 'Internal server error',
+        request_id: response.header('x-request-id'),
+      },
+    })
     assert.notInclude(response.text(), 'hunter2')
+  })
+
+  test("a 500 never carries a database's or library's error code", async ({ client, assert }) => {
+    const response = await client.get('/__test__/database-crash').header('x-request-id', 'req-42')
+
+    response.assertStatus(500)
+    response.assertBody({
+      error: { code: 'internal_error', message: 'Internal server error', request_id: 'req-42' },
+    })
+    assert.notInclude(response.text(), '22021')
   })
 })
 

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { Ledger, accounts } from '#ledger/ledger'
 import { ReconcilePayments } from '#payments/reconcile_payments'
-import { transfer } from '#tests/support/devnet'
+import { broadcast, transfer } from '#tests/support/devnet'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 
 test.group('Payments still settling when the request ends', (group) => {
@@ -108,5 +108,40 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.deepInclude(summary, { released: 1 })
     const row = await db.from('payments').where('txid', 'ab'.repeat(32)).first()
     assert.equal(row.status, 'abandoned')
+  })
+
+  test('the reconcile job never credits a claim it did not hand to the node, though the chain has it', async ({
+    assert,
+  }) => {
+    // A buyer's claim whose request died before the broadcast; the buyer then broadcast it itself.
+    const db = await app.container.make('lucid.db')
+    const feed = await db.from('feeds').where('slug', 'whale-alerts').first()
+    const tx = await transfer({ recipient: stack.payTo, amount: 5_000n })
+    await broadcast(stack.devnet, tx)
+    await stack.devnet.mine()
+    await db.table('payments').insert({
+      txid: tx.txid(),
+      feed_id: feed.id,
+      resource: 'GET /feeds/whale-alerts',
+      payer: 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5',
+      amount_microstx: 5000,
+      network: 'stacks:2147483648',
+      raw_tx: Buffer.from(tx.serializeBytes()),
+      status: 'claimed',
+    })
+    const reconcile = await app.container.make(ReconcilePayments)
+
+    const summary = await reconcile.run({
+      graceSeconds: 0,
+      releaseAfterSeconds: 600,
+      batchSize: 10,
+    })
+
+    assert.deepInclude(summary, { confirmed: 0, failed: 1 })
+    const row = await db.from('payments').where('txid', tx.txid()).first()
+    assert.equal(row.status, 'failed')
+    assert.equal(row.failure_reason, 'transaction_already_broadcast')
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
   })
 })

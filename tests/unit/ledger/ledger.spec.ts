@@ -276,6 +276,29 @@ test.group('The database refusing an unbalanced ledger transaction', (group) => 
   })
 })
 
+/**
+ * A confirmed feed payment row as the paywall leaves it (claimed, handed to
+ * the node, confirmed), or as an attacker's redemption would (`broadcastAt: null`).
+ */
+async function paymentRow(amount: bigint, options: { broadcastAt?: Date | null } = {}) {
+  const { db } = await services()
+  const feed = await db.from('feeds').where('slug', 'whale-alerts').select('id').firstOrFail()
+  const txid = randomUUID().replaceAll('-', '').repeat(2)
+  await db.table('payments').insert({
+    txid,
+    purpose: 'feed',
+    feed_id: feed.id,
+    resource: 'GET /feeds/test',
+    payer: 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5',
+    amount_microstx: amount.toString(),
+    network: 'stacks:2147483648',
+    raw_tx: Buffer.from([1]),
+    status: 'confirmed',
+    broadcast_at: options.broadcastAt === undefined ? new Date() : options.broadcastAt,
+  })
+  return txid
+}
+
 test.group('Auditing the ledger', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
@@ -299,12 +322,12 @@ test.group('Auditing the ledger', (group) => {
 
     await post({
       kind: 'payment',
-      reference: '0xa1',
+      reference: await paymentRow(5000n),
       entries: ledger.paymentEntries({ amount: 5000n, providerId: provider.id }),
     })
     await post({
       kind: 'payment',
-      reference: '0xa2',
+      reference: await paymentRow(5000n),
       entries: ledger.paymentEntries({ amount: 5000n, providerId: null }),
     })
     const after = await audit.run()
@@ -354,7 +377,7 @@ test.group('Auditing the ledger', (group) => {
     const provider = await createProviderRow('drifting')
     await post({
       kind: 'payment',
-      reference: '0xd1',
+      reference: await paymentRow(10_000n),
       entries: ledger.paymentEntries({ amount: 10_000n, providerId: provider.id }),
     })
     await db.from('providers').where('id', provider.id).update({ pending_revenue_microstx: 1 })
@@ -364,6 +387,34 @@ test.group('Auditing the ledger', (group) => {
 
     assert.deepEqual(report.discrepancies, [
       'provider drifting: cached pending/earned/withdrawn 1/9700/0 µSTX, ledger says 9700/9700/0',
+    ])
+  })
+
+  test('a credit for a transfer this service did not broadcast, or for no payment at all, is reported', async ({
+    assert,
+  }) => {
+    const { ledger } = await services()
+    const provider = await createProviderRow('attacker')
+    const entries = ledger.paymentEntries({ amount: 500_000_000n, providerId: provider.id })
+    const redeemedTopUp = await paymentRow(500_000_000n, { broadcastAt: null })
+    await post({ kind: 'payment', reference: redeemedTopUp, entries })
+    await post({ kind: 'payment', reference: 'f'.repeat(64), entries })
+    const underPosted = await paymentRow(10_000n)
+    await post({
+      kind: 'payment',
+      reference: underPosted,
+      entries: ledger.paymentEntries({ amount: 1_000n, providerId: null }),
+    })
+    const uncredited = await paymentRow(5_000n)
+
+    const audit = await app.container.make(LedgerAudit)
+    const report = await audit.run()
+
+    assert.sameMembers(report.discrepancies, [
+      `payment posting "${redeemedTopUp}" credits a transfer this service never broadcast`,
+      `payment posting "${'f'.repeat(64)}" has no payment this service claimed`,
+      `payment posting "${underPosted}" received 1000 µSTX, the payment is of 10000 µSTX`,
+      `confirmed payment 0x${uncredited} has no ledger posting`,
     ])
   })
 })

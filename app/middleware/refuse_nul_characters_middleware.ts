@@ -1,0 +1,36 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { E_INVALID_CHARACTERS } from '#core/exceptions'
+
+const NUL_IN_URL = /%00|\0/i
+
+/**
+ * Refuses a NUL character in the URL (path or query, encoded or not) or in
+ * any string of the parsed body before a handler sees it: PostgreSQL cannot
+ * store one in text or jsonb, and no identifier or field of ours allows it.
+ */
+export default class RefuseNulCharactersMiddleware {
+  handle({ request }: HttpContext, next: NextFn) {
+    if (NUL_IN_URL.test(request.url(true)) || containsNul(request.body())) {
+      throw new E_INVALID_CHARACTERS()
+    }
+    return next()
+  }
+}
+
+/** Walks the body without recursion, so no nesting depth can overflow the stack. */
+function containsNul(body: unknown): boolean {
+  const pending: unknown[] = [body]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return true
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\0')) return true
+        pending.push(item)
+      }
+    }
+  }
+  return false
+}
