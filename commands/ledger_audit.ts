@@ -6,7 +6,7 @@ import { LedgerAudit as Audit } from '#ledger/ledger_audit'
 export default class LedgerAudit extends BaseCommand {
   static commandName = 'ledger:audit'
   static description =
-    'Check that every ledger transaction, and the ledger as a whole, sums to zero'
+    'Check the ledger: balanced postings, cached provider balances, every credit backed by a payment this service broadcast'
 
   static options: CommandOptions = { startApp: true }
 

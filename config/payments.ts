@@ -11,6 +11,8 @@ const paymentsConfig = {
    * prefix); unset → in-process, the code behind this service's /facilitator.
    */
   facilitatorUrl: env.get('FACILITATOR_URL'),
+  /** Signs the paywall's settle requests to another instance of this service (paywall_proof.ts). */
+  paywallProofKey: env.get('APP_KEY') ?? '',
   /** Time-out of a remote facilitator's /verify. */
   facilitatorTimeoutMs: 5_000,
   /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */

@@ -6,6 +6,7 @@ import type { PaymentsConfig } from '#config/payments'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentPreflight } from '#payments/payment_preflight'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
@@ -60,6 +61,7 @@ export default class ChainProvider {
           payTo: wallet.address,
           network: this.app.config.get<ChainConfig>('chain').network.caip2,
           timeoutMs: config.facilitatorTimeoutMs,
+          proofKey: config.paywallProofKey,
         })
       }
       return resolver.make(LocalSettlement)
@@ -67,10 +69,15 @@ export default class ChainProvider {
     this.app.container.singleton(LocalSettlement, async (resolver) => {
       return new LocalSettlement(
         await resolver.make(StacksClient),
-        await resolver.make(CachedPayerAccounts),
         await resolver.make(ConfirmationWatcher),
-        await resolver.make(PaymentClaims),
         this.app.config.get<PaymentsConfig>('payments').broadcast
+      )
+    })
+    this.app.container.singleton(PaymentPreflight, async (resolver) => {
+      return new PaymentPreflight(
+        await resolver.make(ConfirmationWatcher),
+        await resolver.make(CachedPayerAccounts),
+        await resolver.make(PaymentClaims)
       )
     })
     this.app.container.singleton(PlatformWallet, () => {

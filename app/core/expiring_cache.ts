@@ -8,10 +8,11 @@ export class ExpiringCache<T> {
 
   constructor(private options: { ttlMs: number; maxEntries: number; now: () => number }) {}
 
-  get(key: string, lookUp: () => Promise<T>): Promise<T> {
+  /** `maxAgeMs`: a shorter TTL for this call (a caller that must not act on an older answer). */
+  get(key: string, lookUp: () => Promise<T>, maxAgeMs = this.options.ttlMs): Promise<T> {
     const now = this.options.now()
     const cached = this.#entries.get(key)
-    if (cached && now - cached.at < this.options.ttlMs) return cached.value
+    if (cached && now - cached.at < Math.min(maxAgeMs, this.options.ttlMs)) return cached.value
 
     const value = lookUp()
     this.#entries.delete(key)
@@ -24,10 +25,6 @@ export class ExpiringCache<T> {
       this.#entries.delete(this.#entries.keys().next().value!)
     }
     return value
-  }
-
-  forget(key: string) {
-    this.#entries.delete(key)
   }
 
   clear() {

@@ -64,7 +64,9 @@ function body(refusal: Refusal, requestId: string) {
  * rest of the stream cannot be trusted.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket) {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // As Node's default: once a response has started on this socket, no second one can be written.
+  const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (error.code === 'ECONNRESET' || !socket.writable || started?.headersSent) {
     socket.destroy()
     return
   }
@@ -72,12 +74,14 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket) 
   const requestId = randomUUID()
   const payload = body(refusal, requestId)
   // Imported here: this module is loaded by bin/server.ts before the app (and its logger) exists.
-  void import('@adonisjs/core/services/logger').then(({ default: logger }) =>
-    logger.info(
-      { request_id: requestId, parser_error: error.code, status: refusal.status },
-      'request refused by the HTTP parser'
+  import('@adonisjs/core/services/logger')
+    .then(({ default: logger }) =>
+      logger.info(
+        { request_id: requestId, parser_error: error.code, status: refusal.status },
+        'request refused by the HTTP parser'
+      )
     )
-  )
+    .catch(() => {})
   socket.end(
     `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status]}\r\n` +
       'content-type: application/json; charset=utf-8\r\n' +

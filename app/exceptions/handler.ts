@@ -17,13 +17,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   protected renderStatusPages = false
 
   async handle(error: unknown, ctx: HttpContext) {
-    if (isBodyDecodingError(error)) {
-      ctx.response.status(400).send({
-        error: {
-          code: 'invalid_body_encoding',
-          message: 'The request body is not valid data for its Content-Encoding',
-        },
-      })
+    const encoding = contentEncodingRefusal(error)
+    if (encoding) {
+      ctx.response.status(encoding.status).send({ error: encoding.error })
       return
     }
     const httpError = this.toHttpError(error)
@@ -95,8 +91,39 @@ function isOwnServiceError(error: HttpError) {
   return typeof error.code === 'string' && error.code.startsWith('E_') && error.status !== 500
 }
 
-/** zlib's (Z_DATA_ERROR, Z_BUF_ERROR, …) and brotli's (ERR__ERROR_FORMAT_…) decoding failures. */
-function isBodyDecodingError(error: unknown) {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))
+/**
+ * The body parser's decompression failures, which carry no status of ours:
+ * an unsupported Content-Encoding (415 from `inflation`), or data that is
+ * not what its encoding says (zlib's Z_DATA_ERROR, Z_BUF_ERROR, …, brotli's
+ * ERR__ERROR_FORMAT_…).
+ */
+function contentEncodingRefusal(error: unknown) {
+  const { code, status, message } = (error ?? {}) as {
+    code?: unknown
+    status?: unknown
+    message?: unknown
+  }
+  if (
+    status === 415 &&
+    typeof message === 'string' &&
+    message.startsWith('Unsupported Content-Encoding')
+  ) {
+    return {
+      status: 415,
+      error: {
+        code: 'content_encoding_unsupported',
+        message: 'Content-Encoding must be gzip, deflate or br',
+      },
+    }
+  }
+  if (typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'))) {
+    return {
+      status: 400,
+      error: {
+        code: 'invalid_body_encoding',
+        message: 'The request body is not valid data for its Content-Encoding',
+      },
+    }
+  }
+  return undefined
 }

@@ -122,7 +122,9 @@ async function creditedPaymentsWeBroadcast(client: QueryClientContract) {
     if (row.purpose !== 'feed')
       return `${what} credits a ${row.purpose} settlement, not a feed call`
     if (row.status !== 'confirmed') return `${what} credits a payment that is ${row.status}`
-    if (row.broadcast_at === null) return `${what} credits a transfer this service never broadcast`
+    if (row.broadcast_at === null) {
+      return `${what} credits a transfer with no record of this service broadcasting it`
+    }
     return `${what} received ${row.received} µSTX, the payment is of ${row.amount_microstx} µSTX`
   })
 }

@@ -2,7 +2,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { E_INVALID_CHARACTERS } from '#core/exceptions'
 
-const NUL_IN_URL = /%00|\0/i
+const NUL_IN_URL = /%00|\0/
 
 /**
  * Refuses a NUL character in the URL (path or query, encoded or not) or in

@@ -4,6 +4,8 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import type { ChainConfig } from '#config/chain'
 import type { PaymentsConfig } from '#config/payments'
 import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentPreflight } from '#payments/payment_preflight'
+import { isPaywallProof } from '#payments/paywall_proof'
 import { PaymentRecorder } from '#payments/payment_recorder'
 import type { FacilitatorRequest } from '#payments/validators/facilitator_validator'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
@@ -23,13 +25,15 @@ import { type PaymentErrorCode, paymentFailure } from '#payments/payment_errors'
  * purpose `facilitator`), so a transfer settled here is never also redeemed
  * at a feed, and the reverse; settling never credits anyone. The one
  * exception is this service's own paywall settling through FACILITATOR_URL
- * (another instance on the same database): a feed payment it has handed over
- * for broadcast is settled for it, recording nothing.
+ * (another instance on the same database), which proves it with the
+ * paywall-proof header: a feed payment it claimed is settled for it,
+ * recording nothing.
  */
 @inject()
 export class Facilitator {
   constructor(
     private wallet: PlatformWallet,
+    private preflight: PaymentPreflight,
     private settlement: LocalSettlement,
     private claims: PaymentClaims,
     private recorder: PaymentRecorder
@@ -49,10 +53,10 @@ export class Facilitator {
     }
   }
 
-  async verify(request: FacilitatorRequest) {
+  async verify(request: FacilitatorRequest, paywallProof?: string) {
     const checked = this.#check(request)
     const verdict = checked.ok
-      ? await this.#verifyUnredeemed(checked.payment)
+      ? await this.#verifyUnredeemed(checked.payment, paywallProof)
       : { ok: false as const, code: checked.failure.code }
     return {
       valid: verdict.ok,
@@ -62,7 +66,7 @@ export class Facilitator {
     }
   }
 
-  async settle(request: FacilitatorRequest) {
+  async settle(request: FacilitatorRequest, paywallProof?: string) {
     const network = this.#chain().network.caip2
     const checked = this.#check(request)
     if (!checked.ok) {
@@ -100,13 +104,11 @@ export class Facilitator {
         break
       case 'in_flight': {
         const { purpose, status } = claim.payment
-        if (purpose === 'feed' && status === 'broadcast') {
+        if (purpose === 'facilitator') return answer(false, 'settlement_pending')
+        if (status === 'broadcast' && this.#fromOurPaywall(payment, paywallProof)) {
           return answer(...settledAnswer(await this.#broadcastAndWait(payment)))
         }
-        return answer(
-          false,
-          purpose === 'facilitator' ? 'settlement_pending' : 'payment_already_used'
-        )
+        return answer(false, 'payment_already_used')
       }
       case 'redeemed':
         return answer(false, 'payment_already_used')
@@ -155,7 +157,7 @@ export class Facilitator {
   async #handOver(payment: VerifiedPayment): Promise<string | undefined> {
     let refusal: string | undefined = 'request_failed'
     try {
-      const preflight = await this.settlement.preflight(payment)
+      const preflight = await this.preflight.check(payment)
       refusal = preflight.ok ? undefined : preflight.code
       if (refusal) return refusal
       const handedOver = await this.recorder.markBroadcast(payment.txid, null)
@@ -166,24 +168,30 @@ export class Facilitator {
   }
 
   /** Checks a verified transfer against the redemption table and the chain; records nothing. */
-  async #verifyUnredeemed(payment: VerifiedPayment): Promise<PreflightResult> {
+  async #verifyUnredeemed(
+    payment: VerifiedPayment,
+    paywallProof: string | undefined
+  ): Promise<PreflightResult> {
     const existing = await this.claims.find(payment.txid)
-    switch (existing?.status ?? 'abandoned') {
-      case 'abandoned':
-        break
-      case 'claimed':
-        // A paywall on this database checking a claim it is about to hand over: not redeemed yet.
-        if (existing?.purpose === 'feed') break
-        return { ok: false, code: 'payment_already_used' }
-      case 'broadcast':
-      case 'confirmed':
-        return { ok: false, code: 'payment_already_used' }
-      case 'failed':
-        return { ok: false, code: 'payment_failed' }
-      default:
-        throw new Error(`unknown payment status ${String(existing?.status)}`)
+    if (existing && existing.status !== 'abandoned') {
+      // Our own paywall checking a claim it is about to hand over: not redeemed yet.
+      const ours =
+        existing.status === 'claimed' &&
+        existing.purpose === 'feed' &&
+        this.#fromOurPaywall(payment, paywallProof)
+      if (!ours) {
+        return {
+          ok: false,
+          code: existing.status === 'failed' ? 'payment_failed' : 'payment_already_used',
+        }
+      }
     }
-    return this.settlement.preflight(payment)
+    return this.preflight.check(payment)
+  }
+
+  #fromOurPaywall(payment: VerifiedPayment, proof: string | undefined) {
+    const key = app.config.get<PaymentsConfig>('payments').paywallProofKey
+    return isPaywallProof(key, payment.txid, proof)
   }
 
   #broadcastAndWait(payment: VerifiedPayment) {

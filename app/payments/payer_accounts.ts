@@ -4,10 +4,10 @@ import type { PayerAccount, PayerAccounts } from '#payments/verify_payment'
 /**
  * The payer's balance and nonce, looked up once per payer every few seconds
  * (ARCHITECTURE §4) so an agent paying repeatedly does not cost one node call
- * per payment. A refusal is re-checked against a fresh answer (`fresh`); an
- * acceptance on a stale one is harmless: the node still refuses an overdrawn
- * or reused-nonce transaction at broadcast, and the payer's cap of payments
- * in flight bounds what such a window can cost.
+ * per payment. A refusal is re-checked against a recent answer (`maxAgeMs`).
+ * An acceptance on a stale one can cost at most a source call that is never
+ * paid for (the node refuses the transaction at broadcast), within the TTL
+ * and the payer's cap of payments in flight.
  */
 export class CachedPayerAccounts implements PayerAccounts {
   #cache: ExpiringCache<PayerAccount>
@@ -19,8 +19,7 @@ export class CachedPayerAccounts implements PayerAccounts {
     this.#cache = new ExpiringCache(options)
   }
 
-  getAccount(address: string, options: { fresh?: boolean } = {}) {
-    if (options.fresh) this.#cache.forget(address)
-    return this.#cache.get(address, () => this.chain.getAccount(address))
+  getAccount(address: string, options: { maxAgeMs?: number } = {}) {
+    return this.#cache.get(address, () => this.chain.getAccount(address), options.maxAgeMs)
   }
 }

@@ -44,8 +44,8 @@ export interface VerificationOptions {
 
 /** The account look-up verification needs; StacksClient satisfies it. */
 export interface PayerAccounts {
-  /** `fresh`: bypass any cache (a refusal is never decided on a stale answer). */
-  getAccount(address: string, options?: { fresh?: boolean }): Promise<PayerAccount>
+  /** `maxAgeMs`: no cached answer older than this (a refusal is decided on a recent one). */
+  getAccount(address: string, options?: { maxAgeMs?: number }): Promise<PayerAccount>
 }
 
 /** 0.1 STX: a transfer costs ~180 µSTX at the minimum rate, so this only stops absurd fees. */

@@ -8,7 +8,10 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * - `nonce` and `fee_microstx`: the payer's payments in flight decide which
  *   nonces and how much balance a new payment may use before anything is fetched.
  * - `broadcast_at`: when this service handed the transaction to the node; a
- *   credited payment without it was not broadcast by us (ledger:audit).
+ *   credited payment without it was not broadcast by us (ledger:audit). Rows
+ *   from before this migration get none: the code that wrote them redeemed
+ *   transfers it had not broadcast, so the audit lists them for a check
+ *   against the chain rather than vouching for them.
  * - `response` keeps the exact bytes served, so a replay is byte-identical
  *   (jsonb would reorder keys).
  */
@@ -24,10 +27,6 @@ export default class extends BaseSchema {
         ALTER COLUMN response TYPE text USING response::text,
         ADD CONSTRAINT payments_feed_matches_purpose CHECK ((purpose = 'feed') = (feed_id IS NOT NULL))
     `)
-    // Rows from before this column existed: every one that left `claimed` had been handed to the node.
-    this.schema.raw(
-      `UPDATE payments SET broadcast_at = updated_at WHERE status IN ('broadcast', 'confirmed', 'failed')`
-    )
   }
 
   async down() {

@@ -3,6 +3,7 @@ import { StacksClient } from '#chain/stacks_client'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentPreflight } from '#payments/payment_preflight'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { type Devnet, startDevnet } from '#chain/devnet/main'
@@ -52,14 +53,14 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   app.container.swap(StacksClient, () => client)
   app.container.swap(ConfirmationWatcher, () => watcher)
   app.container.swap(CachedPayerAccounts, () => payerAccounts)
-  const settlement = new LocalSettlement(
-    client,
-    payerAccounts,
+  const settlement = new LocalSettlement(client, watcher, { attempts: 3, firstDelayMs: 5 })
+  const preflight = new PaymentPreflight(
     watcher,
-    await app.container.make(PaymentClaims),
-    { attempts: 3, firstDelayMs: 5 }
+    payerAccounts,
+    await app.container.make(PaymentClaims)
   )
   app.container.swap(LocalSettlement, () => settlement)
+  app.container.swap(PaymentPreflight, () => preflight)
   app.container.swap(PaymentSettlement, () => settlement)
   return {
     client,
@@ -69,6 +70,7 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
       app.container.restore(ConfirmationWatcher)
       app.container.restore(CachedPayerAccounts)
       app.container.restore(LocalSettlement)
+      app.container.restore(PaymentPreflight)
       app.container.restore(PaymentSettlement)
     },
   }

@@ -8,6 +8,7 @@ import { FeedReader } from '#feeds/feed_reader'
 import { formatStx } from '#ledger/money'
 import type Feed from '#models/feed'
 import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentPreflight } from '#payments/payment_preflight'
 import { PaymentRecorder } from '#payments/payment_recorder'
 import { newReceiptToken } from '#payments/receipts'
 import { decodeAndCheckTransaction } from '#payments/verify_payment'
@@ -79,6 +80,7 @@ export class ServePaidCall {
     private reader: FeedReader,
     private claims: PaymentClaims,
     private recorder: PaymentRecorder,
+    private preflight: PaymentPreflight,
     private settlement: PaymentSettlement,
     private wallet: PlatformWallet,
     private clock: Clock
@@ -163,10 +165,15 @@ export class ServePaidCall {
 
     let broadcastStarted = false
     try {
-      const preflight = await this.settlement.preflight(payment, request.feed.priceMicrostx)
-      if (!preflight.ok) {
-        await this.claims.abandon(payment.txid, preflight.code)
-        return refusedPayment(preflight.code)
+      for (const check of [
+        () => this.preflight.check(payment),
+        () => this.settlement.preflight(payment, request.feed.priceMicrostx),
+      ]) {
+        const verdict = await check()
+        if (!verdict.ok) {
+          await this.claims.abandon(payment.txid, verdict.code)
+          return refusedPayment(verdict.code)
+        }
       }
 
       const served = await this.reader.read(request.feed, request.query)
@@ -179,6 +186,11 @@ export class ServePaidCall {
         last_updated: served.last_updated,
         ...(served.stale ? { stale: true } : {}),
       })
+      // Someone may have broadcast the bytes while the source answered: still not ours to redeem.
+      if (await this.preflight.isKnownToChain(payment.txid)) {
+        await this.claims.abandon(payment.txid, 'transaction_already_broadcast')
+        return refusedPayment('transaction_already_broadcast')
+      }
       const handedOver = await this.recorder.markBroadcast(payment.txid, {
         response: body,
         responseMs: this.clock.now() - request.startedAt,

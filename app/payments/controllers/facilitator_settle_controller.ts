@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Facilitator } from '#payments/facilitator'
+import { PAYWALL_PROOF_HEADER } from '#payments/paywall_proof'
 import { facilitatorRequestValidator } from '#payments/validators/facilitator_validator'
 
 @inject()
@@ -8,6 +9,9 @@ export default class FacilitatorSettleController {
   constructor(private facilitator: Facilitator) {}
 
   async handle({ request }: HttpContext) {
-    return this.facilitator.settle(await request.validateUsing(facilitatorRequestValidator))
+    return this.facilitator.settle(
+      await request.validateUsing(facilitatorRequestValidator),
+      request.header(PAYWALL_PROOF_HEADER)
+    )
   }
 }

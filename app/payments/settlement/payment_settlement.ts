@@ -23,10 +23,12 @@ export type SettlementOutcome =
  */
 export abstract class PaymentSettlement {
   /**
-   * Everything the chain side can refuse before anything is fetched: a
-   * transaction the chain already knows, the payer's nonce and balance. No broadcast.
+   * The settlement's own verdict before anything is fetched, after the
+   * paywall's PaymentPreflight: a remote facilitator's /verify. No broadcast.
    */
-  abstract preflight(payment: VerifiedPayment, price: bigint): Promise<PreflightResult>
+  async preflight(_payment: VerifiedPayment, _price: bigint): Promise<PreflightResult> {
+    return { ok: true }
+  }
 
   /** Broadcasts and waits for the block at most `waitMs`. */
   abstract settle(

@@ -7,6 +7,7 @@ import {
 } from '#payments/settlement/payment_settlement'
 import type { VerifiedPayment } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
+import { PAYWALL_PROOF_HEADER, paywallProof } from '#payments/paywall_proof'
 
 /** The remote facilitator did not give a usable answer before anything was broadcast. */
 export const E_FACILITATOR_UNAVAILABLE = createError(
@@ -35,6 +36,8 @@ export interface RemoteFacilitatorOptions {
   network: string
   /** Time-out of /verify; /settle is bounded by the request's remaining budget. */
   timeoutMs: number
+  /** APP_KEY: proves the paywall's claim to a facilitator that is another instance of this service. */
+  proofKey: string
 }
 
 /**
@@ -91,7 +94,11 @@ export class RemoteFacilitator extends PaymentSettlement {
   ) {
     const response = await fetch(`${this.options.baseUrl}/${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'accept': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        'accept': 'application/json',
+        [PAYWALL_PROOF_HEADER]: paywallProof(this.options.proofKey, payment.txid),
+      },
       body: JSON.stringify({
         x402Version: X402_VERSION,
         paymentPayload: {

@@ -214,6 +214,19 @@ test.group('Inputs that must never be a 500', (group) => {
       assert.isString(response.headers.get('x-request-id'))
     })
 
+  test('an unsupported Content-Encoding is 415 content_encoding_unsupported', async ({
+    assert,
+  }) => {
+    const response = await fetch(`${base()}/auth/nonce`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' },
+      body: '{}',
+    })
+    assert.equal(response.status, 415)
+    const body = (await response.json()) as { error: { code: string } }
+    assert.equal(body.error.code, 'content_encoding_unsupported')
+  })
+
   test('a validly signed transfer of 2^63 µSTX or more is a 402 invalid_amount, not a 500', async ({
     client,
     assert,

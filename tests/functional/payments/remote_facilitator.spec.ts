@@ -23,6 +23,7 @@ test.group('Paying through a remote facilitator', (group) => {
       payTo: stack.payTo,
       network: 'stacks:2147483648',
       timeoutMs: 1_000,
+      proofKey: app.config.get<string>('payments.paywallProofKey'),
     })
     app.container.swap(PaymentSettlement, () => remote)
   }

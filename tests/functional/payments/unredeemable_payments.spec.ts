@@ -98,7 +98,7 @@ test.group('Payments this service cannot redeem', (group) => {
     assert.lengthOf(redeemed, 0)
   })
 
-  test('a transfer its buyer broadcast itself (still in the mempool) is refused', async ({
+  test('a transfer its buyer broadcast itself (still in the mempool) is refused at every feed', async ({
     client,
     assert,
   }) => {
@@ -107,13 +107,41 @@ test.group('Payments this service cannot redeem', (group) => {
     const broadcastDirectly = await broadcast(stack.devnet, selfBroadcast)
     assert.equal(broadcastDirectly.status, 200)
 
-    const response = await present(client, PROVIDER_FEED, selfBroadcast.serialize())
+    for (const path of [PROVIDER_FEED, BUILTIN_FEED]) {
+      const response = await present(client, path, selfBroadcast.serialize())
+      response.assertStatus(402)
+      assert.equal(response.body().error, 'transaction_already_broadcast')
+    }
 
-    response.assertStatus(402)
-    assert.equal(response.body().error, 'transaction_already_broadcast')
     assert.lengthOf(partner.calls, 0)
     await stack.devnet.mine()
     await assertNothingCredited(assert)
+  })
+
+  test('a feed payment still settling cannot be verified or settled through the facilitator', async ({
+    client,
+    assert,
+  }) => {
+    await attackerProvider(client)
+    app.config.set('payments.settlementBudgetMs', 100)
+    const tx = await transfer({ recipient: stack.payTo, amount: 100n, nonce: 0n })
+    const pending = await present(client, PROVIDER_FEED, tx.serialize())
+    pending.assertStatus(202)
+
+    const body = {
+      paymentPayload: { payload: { transaction: tx.serialize() } },
+      paymentRequirements: { amount: '100', payTo: stack.payTo },
+    }
+    const verified = await client.post('/facilitator/verify').json(body)
+    const settled = await client
+      .post('/facilitator/settle')
+      .header('x-tollbooth-paywall-proof', 'f'.repeat(64))
+      .json(body)
+
+    verified.assertBodyContains({ valid: false, invalidReason: 'payment_already_used' })
+    settled.assertBodyContains({ success: false, errorReason: 'payment_already_used' })
+    await stack.devnet.mine()
+    assert.equal(stack.devnet.nonceOf(SENDER.address), 1n, 'one transfer, broadcast once')
   })
 
   test('a transfer settled through /facilitator/settle cannot also buy a feed', async ({

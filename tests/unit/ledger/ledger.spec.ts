@@ -411,7 +411,7 @@ test.group('Auditing the ledger', (group) => {
     const report = await audit.run()
 
     assert.sameMembers(report.discrepancies, [
-      `payment posting "${redeemedTopUp}" credits a transfer this service never broadcast`,
+      `payment posting "${redeemedTopUp}" credits a transfer with no record of this service broadcasting it`,
       `payment posting "${'f'.repeat(64)}" has no payment this service claimed`,
       `payment posting "${underPosted}" received 1000 µSTX, the payment is of 10000 µSTX`,
       `confirmed payment 0x${uncredited} has no ledger posting`,

@@ -1,0 +1,51 @@
+import type { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import type { PaymentClaims } from '#payments/payment_claims'
+import type { PreflightResult } from '#payments/settlement/payment_settlement'
+import {
+  checkPayerAccount,
+  type PayerAccounts,
+  type VerifiedPayment,
+} from '#payments/verify_payment'
+
+/** A refusal is decided on an account answer at most this old (so a spammer cannot force one call each). */
+const REFUSAL_MAX_AGE_MS = 250
+
+/**
+ * What this service refuses about a claimed payment before anything is
+ * fetched, whichever facilitator settles it: a transaction the chain already
+ * knows (someone else broadcast it: redeeming it would sell another's
+ * transfer), and whatever the node would refuse for the payer's account
+ * given the payer's other payments in flight. Look-ups go through the shared
+ * batching watcher and the per-payer account cache.
+ */
+export class PaymentPreflight {
+  constructor(
+    private watcher: Pick<ConfirmationWatcher, 'lookup'>,
+    private accounts: PayerAccounts,
+    private claims: Pick<PaymentClaims, 'inFlightOf'>
+  ) {}
+
+  async check(payment: VerifiedPayment): Promise<PreflightResult> {
+    if (await this.isKnownToChain(payment.txid)) {
+      return { ok: false, code: 'transaction_already_broadcast' }
+    }
+    const cached = await this.accounts.getAccount(payment.payer)
+    const inFlight = await this.claims.inFlightOf(payment.payer, payment.txid)
+    if (checkPayerAccount(payment, cached, inFlight).ok) return { ok: true }
+    // Refuse only on what the node said just now, never on an older cached answer;
+    // the payer's concurrent payments (consecutive nonces) may have claimed meanwhile.
+    const fresh = await this.accounts.getAccount(payment.payer, {
+      maxAgeMs: REFUSAL_MAX_AGE_MS,
+    })
+    const verdict = checkPayerAccount(
+      payment,
+      fresh,
+      await this.claims.inFlightOf(payment.payer, payment.txid)
+    )
+    return verdict.ok ? { ok: true } : { ok: false, code: verdict.failure.code }
+  }
+
+  async isKnownToChain(txid: string) {
+    return (await this.watcher.lookup(txid)) !== null
+  }
+}
