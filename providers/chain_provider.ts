@@ -74,10 +74,12 @@ export default class ChainProvider {
       )
     })
     this.app.container.singleton(PaymentPreflight, async (resolver) => {
+      const clock = await resolver.make(Clock)
       return new PaymentPreflight(
         await resolver.make(ConfirmationWatcher),
         await resolver.make(CachedPayerAccounts),
-        await resolver.make(PaymentClaims)
+        await resolver.make(PaymentClaims),
+        () => clock.now()
       )
     })
     this.app.container.singleton(PlatformWallet, () => {

@@ -7,9 +7,6 @@ import {
   type VerifiedPayment,
 } from '#payments/verify_payment'
 
-/** A refusal is decided on an account answer at most this old (so a spammer cannot force one call each). */
-const REFUSAL_MAX_AGE_MS = 250
-
 /**
  * What this service refuses about a claimed payment before anything is
  * fetched, whichever facilitator settles it: a transaction the chain already
@@ -22,20 +19,24 @@ export class PaymentPreflight {
   constructor(
     private watcher: Pick<ConfirmationWatcher, 'lookup'>,
     private accounts: PayerAccounts,
-    private claims: Pick<PaymentClaims, 'inFlightOf'>
+    private claims: Pick<PaymentClaims, 'inFlightOf'>,
+    /** The clock of the account cache. */
+    private now: () => number
   ) {}
 
   async check(payment: VerifiedPayment): Promise<PreflightResult> {
+    const startedAt = this.now()
     if (await this.isKnownToChain(payment.txid)) {
       return { ok: false, code: 'transaction_already_broadcast' }
     }
     const cached = await this.accounts.getAccount(payment.payer)
     const inFlight = await this.claims.inFlightOf(payment.payer, payment.txid)
     if (checkPayerAccount(payment, cached, inFlight).ok) return { ok: true }
-    // Refuse only on what the node said just now, never on an older cached answer;
-    // the payer's concurrent payments (consecutive nonces) may have claimed meanwhile.
+    // Refuse only on an answer the node gave during this check (the cached one
+    // may predate the payer's last confirmation); the payer's concurrent
+    // payments (consecutive nonces) may have claimed meanwhile.
     const fresh = await this.accounts.getAccount(payment.payer, {
-      maxAgeMs: REFUSAL_MAX_AGE_MS,
+      maxAgeMs: this.now() - startedAt + 1,
     })
     const verdict = checkPayerAccount(
       payment,

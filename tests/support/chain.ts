@@ -57,7 +57,8 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   const preflight = new PaymentPreflight(
     watcher,
     payerAccounts,
-    await app.container.make(PaymentClaims)
+    await app.container.make(PaymentClaims),
+    Date.now
   )
   app.container.swap(LocalSettlement, () => settlement)
   app.container.swap(PaymentPreflight, () => preflight)
