@@ -14,9 +14,9 @@ import {
   type VerificationResult,
   type VerifiedPayment,
   decodeAndCheckTransaction,
+  refuse,
 } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
-import { type PaymentErrorCode, paymentFailure } from '#payments/payment_errors'
 
 /**
  * The x402 facilitator ({facilitator_url}): verifies signed STX transfers
@@ -89,15 +89,10 @@ export class Facilitator {
 
     const claim = await this.claims.claim({
       purpose: 'facilitator',
-      txid: payment.txid,
+      payment,
       feedId: null,
       resource: 'POST /facilitator/settle',
-      payer: payment.payer,
-      amount: payment.amount,
-      fee: payment.fee,
-      nonce: payment.nonce,
       network,
-      rawTx: payment.bytes,
     })
     switch (claim.outcome) {
       case 'claimed':
@@ -126,27 +121,7 @@ export class Facilitator {
     if (refusal) return answer(false, refusal)
 
     const outcome = await this.#broadcastAndWait(payment)
-    switch (outcome.state) {
-      case 'confirmed':
-        await this.recorder.confirm(payment.txid, outcome.blockHeight)
-        break
-      case 'failed':
-      case 'rejected':
-        await this.recorder.markFailed(
-          payment.txid,
-          outcome.state === 'failed' ? outcome.reason : outcome.code
-        )
-        break
-      case 'rate_limited':
-        await this.recorder.release(payment.txid, 'rate_limited')
-        break
-      case 'pending':
-        break
-      default: {
-        const unknownOutcome: never = outcome
-        throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
-      }
-    }
+    await this.recorder.record(payment.txid, outcome)
     return answer(...settledAnswer(outcome))
   }
 
@@ -208,10 +183,6 @@ export class Facilitator {
   #check(request: FacilitatorRequest): VerificationResult {
     const chain = this.#chain()
     const requirements = request.paymentRequirements
-    const refuse = (code: PaymentErrorCode, message: string): VerificationResult => ({
-      ok: false,
-      failure: paymentFailure(code, message),
-    })
     if (request.x402Version !== undefined && request.x402Version !== X402_VERSION) {
       return refuse('invalid_x402_version', 'only x402Version 2 is supported')
     }

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import { type Microstx, parseMicrostx } from '#ledger/money'
-import type { PaymentInFlight } from '#payments/verify_payment'
+import { parseMicrostx } from '#ledger/money'
+import type { PaymentInFlight, VerifiedPayment } from '#payments/verify_payment'
 
 export const MAX_CLAIMS_IN_FLIGHT_PER_PAYER = 5
 
@@ -10,16 +10,12 @@ export type PaymentPurpose = 'feed' | 'facilitator'
 
 export interface ClaimRequest {
   purpose: PaymentPurpose
-  txid: string
+  /** The verified transfer: what is stored of it (txid, payer, amount, fee, nonce, bytes). */
+  payment: Pick<VerifiedPayment, 'txid' | 'payer' | 'amount' | 'fee' | 'nonce' | 'bytes'>
   /** The feed paid for (purpose `feed` only). */
   feedId: string | null
   resource: string
-  payer: string
-  amount: Microstx
-  fee: Microstx
-  nonce: bigint
   network: string
-  rawTx: Uint8Array
   paymentIdentifier?: string
   agentName?: string
 }
@@ -61,9 +57,10 @@ export class PaymentClaims {
   constructor(private db: Database) {}
 
   async claim(request: ClaimRequest): Promise<ClaimOutcome> {
+    const { payment } = request
     return this.db.transaction(async (trx) => {
       // Serialises claims of one payer so the in-flight cap holds under concurrency.
-      await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [`payer:${request.payer}`])
+      await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [`payer:${payment.payer}`])
       const claimed = await trx.rawQuery(
         `INSERT INTO payments (txid, purpose, feed_id, resource, payer, amount_microstx, fee_microstx, nonce,
                                network, raw_tx, status, payment_identifier, agent_name)
@@ -77,19 +74,19 @@ export class PaymentClaims {
          WHERE payments.status = 'abandoned'
          RETURNING txid`,
         [
-          request.txid,
+          payment.txid,
           request.purpose,
           request.feedId ?? '',
           request.resource,
-          request.payer,
-          request.amount.toString(),
-          request.fee.toString(),
-          request.nonce.toString(),
+          payment.payer,
+          payment.amount.toString(),
+          payment.fee.toString(),
+          payment.nonce.toString(),
           request.network,
-          Buffer.from(request.rawTx),
+          Buffer.from(payment.bytes),
           request.paymentIdentifier ?? '',
           request.agentName ?? '',
-          request.payer,
+          payment.payer,
           MAX_CLAIMS_IN_FLIGHT_PER_PAYER,
         ]
       )
@@ -97,7 +94,7 @@ export class PaymentClaims {
 
       const existing: PaymentRow | null = await trx
         .from('payments')
-        .where('txid', request.txid)
+        .where('txid', payment.txid)
         .select(...ROW_COLUMNS)
         .first()
       if (!existing) return { outcome: 'too_many_in_flight' }

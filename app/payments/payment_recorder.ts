@@ -3,6 +3,7 @@ import { Database } from '@adonisjs/lucid/database'
 import type { TransactionStatus } from '#chain/stacks_client'
 import { Ledger } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
+import type { SettlementOutcome } from '#payments/settlement/payment_settlement'
 import { QueryLog } from '#stats/query_log'
 
 /**
@@ -43,6 +44,34 @@ export class PaymentRecorder {
       })
       .returning('txid')
     return updated.length === 1
+  }
+
+  /**
+   * Records what settling a payment this service broadcast came to: confirmed
+   * → recorded (and credited); rejected by the node or failed on chain →
+   * failed; rate-limited (never taken) → released; still pending → nothing
+   * (the reconcile job finishes it). Answers confirm()'s verdict, or null.
+   */
+  async record(txid: string, outcome: SettlementOutcome) {
+    switch (outcome.state) {
+      case 'confirmed':
+        return this.confirm(txid, outcome.blockHeight)
+      case 'rejected':
+        await this.markFailed(txid, outcome.code)
+        return null
+      case 'failed':
+        await this.markFailed(txid, outcome.reason)
+        return null
+      case 'rate_limited':
+        await this.release(txid, 'rate_limited')
+        return null
+      case 'pending':
+        return null
+      default: {
+        const unknownOutcome: never = outcome
+        throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
+      }
+    }
   }
 
   async markFailed(txid: string, reason: string) {

@@ -12,7 +12,11 @@ import {
   originAddress,
 } from '#chain/canonical_transaction'
 import type { Microstx } from '#ledger/money'
-import { paymentFailure, type VerificationFailure } from '#payments/payment_errors'
+import {
+  type PaymentErrorCode,
+  type VerificationFailure,
+  paymentFailure,
+} from '#payments/payment_errors'
 
 export type { VerificationFailure } from '#payments/payment_errors'
 
@@ -67,11 +71,6 @@ export function decodeAndCheckTransaction(
   requirement: PaymentRequirement,
   options: VerificationOptions = { maxFee: DEFAULT_MAX_FEE }
 ): VerificationResult {
-  const refuse = (...args: Parameters<typeof paymentFailure>): VerificationResult => ({
-    ok: false,
-    failure: paymentFailure(...args),
-  })
-
   const match = typeof hex === 'string' ? HEX.exec(hex.trim()) : null
   if (!match) return refuse('invalid_payload', 'the transaction is not a hex string')
   const bytes = new Uint8Array(Buffer.from(match[1], 'hex'))
@@ -206,10 +205,6 @@ export function checkPayerAccount(
   account: PayerAccount,
   inFlight: PaymentInFlight[]
 ): VerificationResult {
-  const refuse = (...args: Parameters<typeof paymentFailure>): VerificationResult => ({
-    ok: false,
-    failure: paymentFailure(...args),
-  })
   const { payer, nonce } = payment
   if (nonce < account.nonce) {
     return refuse(
@@ -242,6 +237,11 @@ export function checkPayerAccount(
     )
   }
   return { ok: true, payment }
+}
+
+/** A verification result refusing the payment with a stable code. */
+export function refuse(code: PaymentErrorCode, message: string): VerificationResult {
+  return { ok: false, failure: paymentFailure(code, message) }
 }
 
 function hexByte(value: number): string {

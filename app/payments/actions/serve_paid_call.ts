@@ -120,15 +120,10 @@ export class ServePaidCall {
 
     const claim = await this.claims.claim({
       purpose: 'feed',
-      txid: payment.txid,
+      payment,
       feedId: request.feed.id,
       resource,
-      payer: payment.payer,
-      amount: payment.amount,
-      fee: payment.fee,
-      nonce: payment.nonce,
       network,
-      rawTx: payment.bytes,
       paymentIdentifier: decoded.payment.paymentIdentifier,
       agentName: request.agentName,
     })
@@ -203,21 +198,17 @@ export class ServePaidCall {
       const outcome = await this.settlement.settle(payment, request.feed.priceMicrostx, {
         waitMs: Math.max(0, config.settlementBudgetMs - (this.clock.now() - request.startedAt)),
       })
+      const chainMs = this.clock.now() - chainStarted
+      const recorded = await this.recorder.record(payment.txid, outcome)
       switch (outcome.state) {
-        case 'confirmed': {
-          const chainMs = this.clock.now() - chainStarted
-          const recorded = await this.recorder.confirm(payment.txid, outcome.blockHeight)
+        case 'confirmed':
           if (recorded === 'not_broadcast') return refusedPayment('payment_failed')
           return { kind: 'paid', body, settlement: settlement(true), chainMs }
-        }
         case 'rejected':
-          await this.recorder.markFailed(payment.txid, outcome.code)
           return refusedPayment(outcome.code)
         case 'rate_limited':
-          await this.recorder.release(payment.txid, 'rate_limited')
           return { kind: 'unavailable', settlement: settlement(false, 'rate_limited') }
         case 'failed':
-          await this.recorder.markFailed(payment.txid, outcome.reason)
           return refusedPayment('payment_failed')
         case 'pending':
           return this.#pending(

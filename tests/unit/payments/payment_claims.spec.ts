@@ -17,26 +17,29 @@ function txid(n: number) {
 function claimRequest(
   feedId: string,
   n: number,
-  overrides: Partial<ClaimRequest> = {}
+  overrides: Partial<ClaimRequest> & { payer?: string } = {}
 ): ClaimRequest {
+  const { payer = PAYER, ...rest } = overrides
   return {
     purpose: 'feed',
-    txid: txid(n),
+    payment: {
+      txid: txid(n),
+      payer,
+      amount: 5_000n,
+      fee: 180n,
+      nonce: BigInt(n),
+      bytes: new Uint8Array([1, 2, 3]),
+    },
     feedId,
     resource: 'GET /feeds/whale-alerts',
-    payer: PAYER,
-    amount: 5_000n,
-    fee: 180n,
-    nonce: BigInt(n),
     network: 'stacks:2147483648',
-    rawTx: new Uint8Array([1, 2, 3]),
-    ...overrides,
+    ...rest,
   }
 }
 
 test.group('Claiming a payment', (group) => {
   let claims: PaymentClaims
-  let request: (n: number, overrides?: Partial<ClaimRequest>) => ClaimRequest
+  let request: (n: number, overrides?: Parameters<typeof claimRequest>[2]) => ClaimRequest
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
