@@ -56,6 +56,14 @@ test.group('Payments this service cannot redeem', (group) => {
     providerId = body.provider.id
   }
 
+  /** The seed's /verify and /settle body for a signed transfer. */
+  function facilitatorBody(tx: { serialize(): string }, amount: string) {
+    return {
+      paymentPayload: { payload: { transaction: tx.serialize() } },
+      paymentRequirements: { amount, payTo: stack.payTo },
+    }
+  }
+
   function mineContinuously() {
     mining = setInterval(() => void stack.devnet.mine(), 20)
   }
@@ -128,10 +136,7 @@ test.group('Payments this service cannot redeem', (group) => {
     const pending = await present(client, PROVIDER_FEED, tx.serialize())
     pending.assertStatus(202)
 
-    const body = {
-      paymentPayload: { payload: { transaction: tx.serialize() } },
-      paymentRequirements: { amount: '100', payTo: stack.payTo },
-    }
+    const body = facilitatorBody(tx, '100')
     const verified = await client.post('/facilitator/verify').json(body)
     const settled = await client
       .post('/facilitator/settle')
@@ -151,10 +156,7 @@ test.group('Payments this service cannot redeem', (group) => {
     await attackerProvider(client)
     const tx = await transfer({ recipient: stack.payTo, amount: 5_000n, nonce: 0n })
     mineContinuously()
-    const settled = await client.post('/facilitator/settle').json({
-      paymentPayload: { payload: { transaction: tx.serialize() } },
-      paymentRequirements: { amount: '5000', payTo: stack.payTo },
-    })
+    const settled = await client.post('/facilitator/settle').json(facilitatorBody(tx, '5000'))
     settled.assertBodyContains({ success: true })
 
     for (const path of [PROVIDER_FEED, BUILTIN_FEED]) {
@@ -176,10 +178,7 @@ test.group('Payments this service cannot redeem', (group) => {
     const paid = await present(client, PROVIDER_FEED, tx.serialize())
     paid.assertStatus(200)
 
-    const body = {
-      paymentPayload: { payload: { transaction: tx.serialize() } },
-      paymentRequirements: { amount: '100', payTo: stack.payTo },
-    }
+    const body = facilitatorBody(tx, '100')
     const verified = await client.post('/facilitator/verify').json(body)
     const settled = await client.post('/facilitator/settle').json(body)
 
@@ -194,10 +193,7 @@ test.group('Payments this service cannot redeem', (group) => {
   }) => {
     const tx = await transfer({ recipient: stack.payTo, amount: 5_000n, nonce: 0n })
     await broadcast(stack.devnet, tx)
-    const body = {
-      paymentPayload: { payload: { transaction: tx.serialize() } },
-      paymentRequirements: { amount: '5000', payTo: stack.payTo },
-    }
+    const body = facilitatorBody(tx, '5000')
 
     const verified = await client.post('/facilitator/verify').json(body)
     const settled = await client.post('/facilitator/settle').json(body)
