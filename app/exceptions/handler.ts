@@ -38,6 +38,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     return this.renderError(httpError, ctx)
   }
 
+  /** A client's undecodable body is its mistake, not ours: answered 4xx, never logged as an error. */
+  protected shouldReport(error: HttpError) {
+    return !contentEncodingRefusal(error) && super.shouldReport(error)
+  }
+
   async renderError(error: HttpError, ctx: HttpContext) {
     const status = error.status ?? 500
     if (status >= 500) {
