@@ -26,7 +26,9 @@ export default defineConfig({
     () => import('@adonisjs/core/providers/vinejs_provider'),
     () => import('@adonisjs/lucid/database_provider'),
     () => import('@adonisjs/auth/auth_provider'),
+    () => import('#providers/core_provider'),
     () => import('#providers/chain_provider'),
+    () => import('#providers/payments_provider'),
     () => import('#providers/feeds_provider'),
     () => import('#providers/outbound_provider'),
     {

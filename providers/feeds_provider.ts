@@ -16,7 +16,6 @@ export default class FeedsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    this.app.container.singleton(Clock, () => new Clock())
     this.app.container.singleton(FeedSourceManager, () => {
       return new FeedSourceManager(this.app.config.get<FeedsConfig>('feeds'))
     })

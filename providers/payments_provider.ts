@@ -1,0 +1,80 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { StacksClient } from '#chain/stacks_client'
+import type { ChainConfig } from '#config/chain'
+import type { PaymentsConfig } from '#config/payments'
+import { Clock } from '#core/clock'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentPreflight } from '#payments/payment_preflight'
+import { PaymentSettlement } from '#payments/settlement/payment_settlement'
+import { LocalSettlement } from '#payments/settlement/local_settlement'
+import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
+
+/**
+ * Binds the payment collaborators: the per-process confirmation watcher that
+ * shares one batched status poll between every waiting payment, the cached
+ * payer accounts, the paywall's chain checks, the one in-process settlement
+ * (used by the facilitator, and by the paywall unless FACILITATOR_URL names a
+ * remote facilitator). All are classes, so tests swap them with
+ * app.container.swap.
+ */
+export default class PaymentsProvider {
+  /** The watcher, once something has used it (shutdown must not create one to stop it). */
+  #watcher?: ConfirmationWatcher
+
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    const config = () => this.app.config.get<PaymentsConfig>('payments')
+
+    this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
+      this.#watcher = new ConfirmationWatcher(
+        await resolver.make(StacksClient),
+        config().confirmation
+      )
+      return this.#watcher
+    })
+    this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
+      const clock = await resolver.make(Clock)
+      return new CachedPayerAccounts(await resolver.make(StacksClient), {
+        ttlMs: config().payerAccountTtlMs,
+        maxEntries: 10_000,
+        now: () => clock.now(),
+      })
+    })
+    this.app.container.singleton(LocalSettlement, async (resolver) => {
+      return new LocalSettlement(
+        await resolver.make(StacksClient),
+        await resolver.make(ConfirmationWatcher),
+        config().broadcast
+      )
+    })
+    this.app.container.singleton(PaymentSettlement, async (resolver) => {
+      const { facilitatorUrl, facilitatorTimeoutMs, paywallProofKey } = config()
+      if (!facilitatorUrl) return resolver.make(LocalSettlement)
+      const wallet = await resolver.make(PlatformWallet)
+      return new RemoteFacilitator({
+        baseUrl: facilitatorUrl.replace(/\/+$/, ''),
+        payTo: wallet.address,
+        network: this.app.config.get<ChainConfig>('chain').network.caip2,
+        timeoutMs: facilitatorTimeoutMs,
+        proofKey: paywallProofKey,
+      })
+    })
+    this.app.container.singleton(PaymentPreflight, async (resolver) => {
+      const clock = await resolver.make(Clock)
+      return new PaymentPreflight(
+        await resolver.make(ConfirmationWatcher),
+        await resolver.make(CachedPayerAccounts),
+        await resolver.make(PaymentClaims),
+        () => clock.now()
+      )
+    })
+  }
+
+  async shutdown() {
+    this.#watcher?.stop()
+  }
+}
