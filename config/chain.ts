@@ -1,12 +1,13 @@
 import env from '#start/env'
 import { networkFor } from '#chain/network'
+import { defineConfig } from '#chain/define_config'
 
 const network = networkFor(env.get('STACKS_NETWORK') ?? 'devnet', env.get('STACKS_API_URL'))
 
 /**
  * The Stacks network the service settles on and the node it talks to.
  */
-const chainConfig = {
+const chainConfig = defineConfig({
   network,
   apiUrl: env.get('STACKS_API_URL') ?? network.defaultApiUrl,
   apiKey: env.get('STACKS_API_KEY'),
@@ -21,7 +22,7 @@ const chainConfig = {
     /** Block time of the devnet `npm run dev` starts; 0 mines right after each transaction. */
     blockTimeMs: env.get('DEVNET_BLOCK_TIME_MS') ?? 2_000,
   },
-}
+})
 
 export default chainConfig
-export type ChainConfig = typeof chainConfig
+export type { ChainConfig } from '#chain/define_config'

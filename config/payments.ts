@@ -1,11 +1,12 @@
 import env from '#start/env'
 import { DEFAULT_MAX_FEE } from '#payments/verify_payment'
+import { defineConfig } from '#payments/define_config'
 
 /**
  * Time budgets and limits of the paid call and the facilitator. Every one is
  * configurable so tests never wait on real time (ARCHITECTURE §11).
  */
-const paymentsConfig = {
+const paymentsConfig = defineConfig({
   /**
    * FACILITATOR_URL: settle through a remote x402 facilitator (its full
    * prefix); unset → in-process, the code behind this service's /facilitator.
@@ -25,7 +26,7 @@ const paymentsConfig = {
   payerAccountTtlMs: 3_000,
   /** Highest network fee a payment may carry, in µSTX. */
   maxFeeMicrostx: DEFAULT_MAX_FEE,
-}
+})
 
 export default paymentsConfig
-export type PaymentsConfig = typeof paymentsConfig
+export type { PaymentsConfig } from '#payments/define_config'

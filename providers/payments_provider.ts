@@ -1,19 +1,19 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
-import type { ChainConfig } from '#config/chain'
-import type { PaymentsConfig } from '#config/payments'
+import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
+import { PaymentsConfig } from '#payments/define_config'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
-import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentRecords } from '#payments/payment_records'
 import { PaymentPreflight } from '#payments/payment_preflight'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
 
 /**
- * Binds the payment collaborators: the per-process confirmation watcher that
+ * Binds the payments config (config/payments.ts) and the payment collaborators: the per-process confirmation watcher that
  * shares one batched status poll between every waiting payment, the cached
  * payer accounts, the paywall's chain checks, the one in-process settlement
  * (used by the facilitator, and by the paywall unless FACILITATOR_URL names a
@@ -27,19 +27,20 @@ export default class PaymentsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    const config = () => this.app.config.get<PaymentsConfig>('payments')
+    const config = this.app.config.get<PaymentsConfig>('payments')
+    this.app.container.bindValue(PaymentsConfig, config)
 
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
       this.#watcher = new ConfirmationWatcher(
         await resolver.make(StacksClient),
-        config().confirmation
+        config.confirmation
       )
       return this.#watcher
     })
     this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
       const clock = await resolver.make(Clock)
       return new CachedPayerAccounts(await resolver.make(StacksClient), {
-        ttlMs: config().payerAccountTtlMs,
+        ttlMs: config.payerAccountTtlMs,
         maxEntries: 10_000,
         now: () => clock.now(),
       })
@@ -48,17 +49,18 @@ export default class PaymentsProvider {
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(ConfirmationWatcher),
-        config().broadcast
+        config.broadcast
       )
     })
     this.app.container.singleton(PaymentSettlement, async (resolver) => {
-      const { facilitatorUrl, facilitatorTimeoutMs, paywallProofKey } = config()
+      const { facilitatorUrl, facilitatorTimeoutMs, paywallProofKey } = config
       if (!facilitatorUrl) return resolver.make(LocalSettlement)
       const wallet = await resolver.make(PlatformWallet)
+      const chain = await resolver.make(ChainConfig)
       return new RemoteFacilitator({
         baseUrl: facilitatorUrl.replace(/\/+$/, ''),
         payTo: wallet.address,
-        network: this.app.config.get<ChainConfig>('chain').network.caip2,
+        network: chain.network.caip2,
         timeoutMs: facilitatorTimeoutMs,
         proofKey: paywallProofKey,
       })
@@ -68,7 +70,7 @@ export default class PaymentsProvider {
       return new PaymentPreflight(
         await resolver.make(ConfirmationWatcher),
         await resolver.make(CachedPayerAccounts),
-        await resolver.make(PaymentClaims),
+        await resolver.make(PaymentRecords),
         () => clock.now()
       )
     })

@@ -2,13 +2,17 @@ import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { HttpError } from '@adonisjs/core/types/http'
 import { isCodedRule } from '#core/coded_rules'
+import { declaredCodeOf, ERROR_CODES, type ErrorCodeEntry } from '#core/error_codes'
+import { setPaymentResponse, settlementOf } from '#payments/paid_call_response'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
 /**
  * The only place errors become HTTP responses. Every error is JSON:
  * `{error: {code, message, fields?}}` with a stable snake_case code derived
- * from the exception's E_ code. Server errors never expose their message,
+ * from the exception's E_ code, declared in app/core/error_codes.ts with the
+ * `Retry-After` it carries. An error thrown after a payment header decoded
+ * also carries its x402 `payment-response` (withSettlement). Server errors never expose their message,
  * stack or a library's error code: the body names the request id, and the
  * detail is logged with it (the base handler's report()).
  */
@@ -17,6 +21,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   protected renderStatusPages = false
 
   async handle(error: unknown, ctx: HttpContext) {
+    const settlement = settlementOf(error)
+    if (settlement) setPaymentResponse(ctx.response, settlement)
+    const code = declaredCodeOf(error)
+    const retryAfter = code && (ERROR_CODES[code] as ErrorCodeEntry).retryAfterSeconds
+    if (retryAfter) ctx.response.header('retry-after', String(retryAfter))
     const encoding = contentEncodingRefusal(error)
     if (encoding) {
       ctx.response.status(encoding.status).send({ error: encoding.error })

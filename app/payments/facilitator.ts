@@ -1,12 +1,13 @@
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
+import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
-import type { ChainConfig } from '#config/chain'
-import type { PaymentsConfig } from '#config/payments'
-import { PaymentClaims } from '#payments/payment_claims'
+import type { ErrorCode } from '#core/error_codes'
+import { PaymentsConfig } from '#payments/define_config'
+import { settlementResponse } from '#payments/paid_call_response'
+import { PaymentLifecycle } from '#payments/payment_lifecycle'
 import { PaymentPreflight } from '#payments/payment_preflight'
+import { PaymentRecords } from '#payments/payment_records'
 import { isPaywallProof } from '#payments/paywall_proof'
-import { PaymentRecorder } from '#payments/payment_recorder'
 import type { FacilitatorRequest } from '#payments/validators/facilitator_validator'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import type { PreflightResult, SettlementOutcome } from '#payments/settlement/payment_settlement'
@@ -35,8 +36,10 @@ export class Facilitator {
     private wallet: PlatformWallet,
     private preflight: PaymentPreflight,
     private settlement: LocalSettlement,
-    private claims: PaymentClaims,
-    private recorder: PaymentRecorder
+    private lifecycle: PaymentLifecycle,
+    private records: PaymentRecords,
+    private chain: ChainConfig,
+    private config: PaymentsConfig
   ) {}
 
   supported() {
@@ -67,27 +70,15 @@ export class Facilitator {
   }
 
   async settle(request: FacilitatorRequest, paywallProof?: string) {
-    const network = this.#chain().network.caip2
+    const network = this.chain.network.caip2
     const checked = this.#check(request)
     if (!checked.ok) {
-      return {
-        success: false,
-        payer: '',
-        transaction: '',
-        network,
-        errorReason: checked.failure.code,
-      }
+      return { payer: '', ...settlementResponse(network, undefined, checked.failure.code) }
     }
     const { payment } = checked
-    const answer = (success: boolean, errorReason?: string) => ({
-      success,
-      payer: payment.payer,
-      transaction: `0x${payment.txid}`,
-      network,
-      ...(errorReason ? { errorReason } : {}),
-    })
+    const answer = (errorReason?: ErrorCode) => settlementResponse(network, payment, errorReason)
 
-    const claim = await this.claims.claim({
+    const claim = await this.lifecycle.claim({
       purpose: 'facilitator',
       payment,
       feedId: null,
@@ -99,18 +90,18 @@ export class Facilitator {
         break
       case 'in_flight': {
         const { purpose, status } = claim.payment
-        if (purpose === 'facilitator') return answer(false, 'settlement_pending')
+        if (purpose === 'facilitator') return answer('settlement_pending')
         if (status === 'broadcast' && this.#fromOurPaywall(payment, paywallProof)) {
-          return answer(...settledAnswer(await this.#broadcastAndWait(payment)))
+          return answer(failureOf(await this.#broadcastAndWait(payment)))
         }
-        return answer(false, 'payment_already_used')
+        return answer('payment_already_used')
       }
       case 'redeemed':
-        return answer(false, 'payment_already_used')
+        return answer('payment_already_used')
       case 'failed':
-        return answer(false, 'payment_failed')
+        return answer('payment_failed')
       case 'too_many_in_flight':
-        return answer(false, 'too_many_payments_in_flight')
+        return answer('too_many_payments_in_flight')
       default: {
         const unknownOutcome: never = claim
         throw new Error(`unknown claim outcome ${JSON.stringify(unknownOutcome)}`)
@@ -118,27 +109,30 @@ export class Facilitator {
     }
 
     const refusal = await this.#handOver(payment)
-    if (refusal) return answer(false, refusal)
+    if (refusal) return answer(refusal)
 
     const outcome = await this.#broadcastAndWait(payment)
-    await this.recorder.record(payment.txid, outcome)
-    return answer(...settledAnswer(outcome))
+    await this.lifecycle.applySettlement(payment.txid, outcome)
+    return answer(failureOf(outcome))
   }
 
   /**
    * Preflight of a fresh claim, then the claim handed over for broadcast; on
-   * a refusal or an error the claim is abandoned (nothing was broadcast).
+   * a refusal or an error the claim is released (nothing was broadcast).
    */
-  async #handOver(payment: VerifiedPayment): Promise<string | undefined> {
-    let refusal: string | undefined = 'request_failed'
+  async #handOver(payment: VerifiedPayment): Promise<ErrorCode | undefined> {
+    let released: string | undefined = 'request_failed'
     try {
       const preflight = await this.preflight.check(payment)
-      refusal = preflight.ok ? undefined : preflight.code
-      if (refusal) return refusal
-      const handedOver = await this.recorder.markBroadcast(payment.txid, null)
+      if (!preflight.ok) {
+        released = preflight.code
+        return preflight.code
+      }
+      released = undefined
+      const handedOver = await this.lifecycle.handOver(payment.txid, null)
       return handedOver ? undefined : 'transaction_already_broadcast'
     } finally {
-      if (refusal) await this.claims.abandon(payment.txid, refusal)
+      if (released) await this.lifecycle.release(payment.txid, released)
     }
   }
 
@@ -147,8 +141,8 @@ export class Facilitator {
     payment: VerifiedPayment,
     paywallProof: string | undefined
   ): Promise<PreflightResult> {
-    const existing = await this.claims.find(payment.txid)
-    if (existing && existing.status !== 'abandoned') {
+    const existing = await this.records.find(payment.txid)
+    if (existing && existing.status !== 'released') {
       // Our own paywall checking a claim it is about to hand over: not redeemed yet.
       const ours =
         existing.status === 'claimed' &&
@@ -165,23 +159,18 @@ export class Facilitator {
   }
 
   #fromOurPaywall(payment: VerifiedPayment, proof: string | undefined) {
-    const key = app.config.get<PaymentsConfig>('payments').paywallProofKey
-    return isPaywallProof(key, payment.txid, proof)
+    return isPaywallProof(this.config.paywallProofKey, payment.txid, proof)
   }
 
   #broadcastAndWait(payment: VerifiedPayment) {
     return this.settlement.settle(payment, payment.amount, {
-      waitMs: app.config.get<PaymentsConfig>('payments').settlementBudgetMs,
+      waitMs: this.config.settlementBudgetMs,
     })
-  }
-
-  #chain() {
-    return app.config.get<ChainConfig>('chain')
   }
 
   /** Everything about the request and the signed bytes that needs no I/O. */
   #check(request: FacilitatorRequest): VerificationResult {
-    const chain = this.#chain()
+    const chain = this.chain
     const requirements = request.paymentRequirements
     if (request.x402Version !== undefined && request.x402Version !== X402_VERSION) {
       return refuse('invalid_x402_version', 'only x402Version 2 is supported')
@@ -202,24 +191,24 @@ export class Facilitator {
     return decodeAndCheckTransaction(
       request.paymentPayload.payload.transaction,
       { amount: BigInt(requirements.amount), payTo: requirements.payTo, network: chain.network },
-      { maxFee: app.config.get<PaymentsConfig>('payments').maxFeeMicrostx }
+      { maxFee: this.config.maxFeeMicrostx }
     )
   }
 }
 
-/** The /settle answer's success and errorReason for a settlement outcome. */
-function settledAnswer(outcome: SettlementOutcome): [success: boolean, errorReason?: string] {
+/** The /settle answer's errorReason for a settlement outcome (none: it succeeded). */
+function failureOf(outcome: SettlementOutcome): ErrorCode | undefined {
   switch (outcome.state) {
     case 'confirmed':
-      return [true]
+      return undefined
     case 'failed':
-      return [false, 'transaction_failed']
+      return 'transaction_failed'
     case 'rejected':
-      return [false, outcome.code]
+      return outcome.code
     case 'rate_limited':
-      return [false, 'rate_limited']
+      return 'rate_limited'
     case 'pending':
-      return [false, 'settlement_pending']
+      return 'settlement_pending'
     default: {
       const unknownOutcome: never = outcome
       throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)

@@ -1,5 +1,5 @@
 import type { ConfirmationWatcher } from '#payments/confirmation_watcher'
-import type { PaymentClaims } from '#payments/payment_claims'
+import type { PaymentRecords } from '#payments/payment_records'
 import type { PreflightResult } from '#payments/settlement/payment_settlement'
 import {
   checkPayerAccount,
@@ -19,7 +19,7 @@ export class PaymentPreflight {
   constructor(
     private watcher: Pick<ConfirmationWatcher, 'lookup'>,
     private accounts: PayerAccounts,
-    private claims: Pick<PaymentClaims, 'inFlightOf'>,
+    private records: Pick<PaymentRecords, 'inFlightOf'>,
     /** The clock of the account cache. */
     private now: () => number
   ) {}
@@ -30,7 +30,7 @@ export class PaymentPreflight {
       return { ok: false, code: 'transaction_already_broadcast' }
     }
     const cached = await this.accounts.getAccount(payment.payer)
-    const inFlight = await this.claims.inFlightOf(payment.payer, payment.txid)
+    const inFlight = await this.records.inFlightOf(payment.payer, payment.txid)
     if (checkPayerAccount(payment, cached, inFlight).ok) return { ok: true }
     // Refuse only on an answer the node gave during this check (the cached one
     // may predate the payer's last confirmation); the payer's concurrent
@@ -41,7 +41,7 @@ export class PaymentPreflight {
     const verdict = checkPayerAccount(
       payment,
       fresh,
-      await this.claims.inFlightOf(payment.payer, payment.txid)
+      await this.records.inFlightOf(payment.payer, payment.txid)
     )
     return verdict.ok ? { ok: true } : { ok: false, code: verdict.failure.code }
   }

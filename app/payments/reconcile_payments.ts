@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { StacksClient } from '#chain/stacks_client'
-import { PaymentRecorder } from '#payments/payment_recorder'
+import { PaymentLifecycle } from '#payments/payment_lifecycle'
 
 export interface ReconcileOptions {
   /** Rows untouched for this long are this run's to finish. */
@@ -23,7 +23,7 @@ export class ReconcilePayments {
   constructor(
     private db: Database,
     private stacks: StacksClient,
-    private recorder: PaymentRecorder
+    private lifecycle: PaymentLifecycle
   ) {}
 
   async run(options: ReconcileOptions) {
@@ -47,12 +47,12 @@ export class ReconcilePayments {
     const statuses = await this.stacks.getTransactions(rows.map((row) => row.txid))
     for (const row of rows) {
       const status = statuses.get(row.txid)
-      const outcome = await this.recorder.applyChainStatus(row.txid, status)
+      const outcome = await this.lifecycle.applyChainStatus(row.txid, status)
       if (outcome === 'confirmed' || outcome === 'failed') {
         summary[outcome]++
       } else if (outcome === 'pending') {
         if (!status && Number(row.age_seconds) >= options.releaseAfterSeconds) {
-          await this.recorder.release(row.txid, 'never_seen_on_chain')
+          await this.lifecycle.release(row.txid, 'never_seen_on_chain')
           summary.released++
         } else {
           summary.pending++

@@ -2,7 +2,7 @@ import app from '@adonisjs/core/services/app'
 import { StacksClient } from '#chain/stacks_client'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
-import { PaymentClaims } from '#payments/payment_claims'
+import { PaymentRecords } from '#payments/payment_records'
 import { PaymentPreflight } from '#payments/payment_preflight'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
@@ -57,7 +57,7 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   const preflight = new PaymentPreflight(
     watcher,
     payerAccounts,
-    await app.container.make(PaymentClaims),
+    await app.container.make(PaymentRecords),
     Date.now
   )
   app.container.swap(LocalSettlement, () => settlement)

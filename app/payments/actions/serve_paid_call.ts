@@ -1,25 +1,27 @@
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
+import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
-import type { ChainConfig } from '#config/chain'
-import type { PaymentsConfig } from '#config/payments'
+import { declaredCodeOf, type ErrorCode } from '#core/error_codes'
 import { FeedReader } from '#feeds/feed_reader'
 import { formatStx } from '#ledger/money'
 import type Feed from '#models/feed'
-import { PaymentClaims } from '#payments/payment_claims'
-import { PaymentPreflight } from '#payments/payment_preflight'
-import { PaymentRecorder } from '#payments/payment_recorder'
-import { newReceiptToken } from '#payments/receipts'
-import { decodeAndCheckTransaction } from '#payments/verify_payment'
-import { PaymentSettlement } from '#payments/settlement/payment_settlement'
+import { PaymentsConfig } from '#payments/define_config'
+import { E_SETTLEMENT_UNAVAILABLE, E_TOO_MANY_PAYMENTS_IN_FLIGHT } from '#payments/exceptions'
+import { feedPaymentRequired } from '#payments/feed_payment_required'
 import {
-  type PaymentRequired,
-  type SettlementResponse,
-  paymentRequired,
-  resourceIdentity,
-} from '#payments/x402'
-import { decodePaymentSignature } from '#payments/x402_codec'
+  type PaidCallResult,
+  type SettledTransaction,
+  settlementResponse,
+  withSettlement,
+} from '#payments/paid_call_response'
+import { type ClaimOutcome, PaymentLifecycle } from '#payments/payment_lifecycle'
+import { PaymentPreflight } from '#payments/payment_preflight'
+import { newReceiptToken } from '#payments/receipts'
+import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
+import { type VerifiedPayment, decodeAndCheckTransaction } from '#payments/verify_payment'
+import { resourceIdentity } from '#payments/x402'
+import { type DecodedPayment, decodePaymentSignature } from '#payments/x402_codec'
 
 export interface PaidCallRequest {
   feed: Feed
@@ -32,38 +34,16 @@ export interface PaidCallRequest {
   startedAt: number
 }
 
-export type PaidCallResult =
-  | { kind: 'payment_required'; body: PaymentRequired; settlement?: SettlementResponse }
-  | {
-      kind: 'paid'
-      /** The exact JSON text of the paid response (a replay returns the same bytes). */
-      body: string
-      settlement: SettlementResponse
-      /** Time spent broadcasting and waiting for the block (absent for a replayed response). */
-      chainMs?: number
-    }
-  | { kind: 'pending'; body: unknown; settlement: SettlementResponse; retryAfterSeconds: number }
-  | { kind: 'too_many_in_flight'; settlement: SettlementResponse }
-  | { kind: 'unavailable'; settlement: SettlementResponse }
-  /** The call failed after the payment decoded (source or facilitator down, a bug): rethrow `error`. */
-  | { kind: 'failed'; error: unknown; settlement: SettlementResponse }
-
-/** The 402 body (and `payment-required` header) of a feed request, with an error code or not. */
-export function feedPaymentRequired(
-  request: Pick<PaidCallRequest, 'feed' | 'path' | 'query'>,
-  payTo: string,
-  error?: string
-): PaymentRequired {
-  return paymentRequired({
-    baseUrl: app.config.get<string>('app.publicUrl'),
-    path: request.path,
-    query: request.query,
-    description: request.feed.description || request.feed.displayName,
-    price: request.feed.priceMicrostx,
-    payTo,
-    network: app.config.get<ChainConfig>('chain').network,
-    error,
-  })
+/** A verified payment of one request, and what its answers say about it. */
+interface PaidCall {
+  request: PaidCallRequest
+  payment: VerifiedPayment
+  decoded: DecodedPayment
+  resource: string
+  /** The payment-response of this payment: success, or the failure's code. */
+  settlement(errorReason?: ErrorCode): ReturnType<typeof settlementResponse>
+  /** The 402 of a refused payment, naming the transaction and payer. */
+  refused(code: ErrorCode): PaidCallResult
 }
 
 /**
@@ -73,92 +53,101 @@ export function feedPaymentRequired(
  * within the request's budget; in-process or through FACILITATOR_URL) →
  * record (payment, ledger, query log in one transaction) → respond. The buyer
  * is charged only for data it receives; no lock is held across network calls.
+ * A failure after the payment decoded is thrown with its payment-response.
  */
 @inject()
 export class ServePaidCall {
   constructor(
     private reader: FeedReader,
-    private claims: PaymentClaims,
-    private recorder: PaymentRecorder,
+    private lifecycle: PaymentLifecycle,
     private preflight: PaymentPreflight,
     private settlement: PaymentSettlement,
     private wallet: PlatformWallet,
-    private clock: Clock
+    private clock: Clock,
+    private chain: ChainConfig,
+    private config: PaymentsConfig
   ) {}
 
   async execute(request: PaidCallRequest): Promise<PaidCallResult> {
-    const chain = app.config.get<ChainConfig>('chain')
-    const config = app.config.get<PaymentsConfig>('payments')
-    const network = chain.network.caip2
-    const requirements = (error?: string) =>
-      feedPaymentRequired(request, this.wallet.address, error)
-    const refused = (code: string, settlement?: Partial<SettlementResponse>): PaidCallResult => ({
+    const network = this.chain.network
+    const requirements = (error?: ErrorCode) =>
+      feedPaymentRequired(request, { payTo: this.wallet.address, network, error })
+    const refused = (code: ErrorCode, transaction?: SettledTransaction): PaidCallResult => ({
       kind: 'payment_required',
       body: requirements(code),
-      settlement: { success: false, transaction: '', network, errorReason: code, ...settlement },
+      settlement: settlementResponse(network.caip2, transaction, code),
     })
 
     const decoded = await decodePaymentSignature(request.paymentHeader, requirements().accepts[0])
     if (!decoded.ok) return refused(decoded.code)
     const checked = decodeAndCheckTransaction(
       decoded.payment.transaction,
-      { amount: request.feed.priceMicrostx, payTo: this.wallet.address, network: chain.network },
-      { maxFee: config.maxFeeMicrostx }
+      { amount: request.feed.priceMicrostx, payTo: this.wallet.address, network },
+      { maxFee: this.config.maxFeeMicrostx }
     )
     if (!checked.ok) return refused(checked.failure.code)
     const payment = checked.payment
-    const settlement = (success: boolean, errorReason?: string): SettlementResponse => ({
-      success,
-      transaction: `0x${payment.txid}`,
-      network,
-      payer: payment.payer,
-      ...(errorReason ? { errorReason } : {}),
-    })
-    /** Refused once the payment is known: the payment-response names the transaction and payer. */
-    const refusedPayment = (code: string) => refused(code, settlement(false, code))
-    const resource = resourceIdentity('GET', request.path, request.query)
+    const call: PaidCall = {
+      request,
+      payment,
+      decoded: decoded.payment,
+      resource: resourceIdentity('GET', request.path, request.query),
+      settlement: (errorReason) => settlementResponse(network.caip2, payment, errorReason),
+      refused: (code) => refused(code, payment),
+    }
 
-    const claim = await this.claims.claim({
+    const claim = await this.lifecycle.claim({
       purpose: 'feed',
       payment,
       feedId: request.feed.id,
-      resource,
-      network,
+      resource: call.resource,
+      network: network.caip2,
       paymentIdentifier: decoded.payment.paymentIdentifier,
       agentName: request.agentName,
     })
+    if (claim.outcome !== 'claimed') return this.#answerExistingClaim(call, claim)
+    return this.#serveClaimed(call)
+  }
+
+  #answerExistingClaim(
+    call: PaidCall,
+    claim: Exclude<ClaimOutcome, { outcome: 'claimed' }>
+  ): Promise<PaidCallResult> | PaidCallResult {
     switch (claim.outcome) {
       case 'redeemed': {
         const sameClient =
           claim.payment.purpose === 'feed' &&
-          decoded.payment.paymentIdentifier !== undefined &&
-          claim.payment.payment_identifier === decoded.payment.paymentIdentifier &&
-          claim.payment.resource === resource &&
+          call.decoded.paymentIdentifier !== undefined &&
+          claim.payment.payment_identifier === call.decoded.paymentIdentifier &&
+          claim.payment.resource === call.resource &&
           claim.payment.response !== null
         return sameClient
-          ? { kind: 'paid', body: claim.payment.response!, settlement: settlement(true) }
-          : refusedPayment('payment_already_used')
+          ? { kind: 'paid', body: claim.payment.response!, settlement: call.settlement() }
+          : call.refused('payment_already_used')
       }
       case 'failed':
-        return refusedPayment('payment_failed')
+        return call.refused('payment_failed')
       case 'in_flight':
         // Settling through /facilitator/settle: redeemed there, never here as well.
-        if (claim.payment.purpose !== 'feed') return refusedPayment('payment_already_used')
-        return this.#pending(payment.txid, settlement(false, 'settlement_pending'), undefined)
+        if (claim.payment.purpose !== 'feed') return call.refused('payment_already_used')
+        return this.#pending(call, undefined)
       case 'too_many_in_flight':
-        return {
-          kind: 'too_many_in_flight',
-          settlement: settlement(false, 'too_many_payments_in_flight'),
-        }
-      case 'claimed':
-        break
+        throw withSettlement(
+          new E_TOO_MANY_PAYMENTS_IN_FLIGHT(),
+          call.settlement('too_many_payments_in_flight')
+        )
       default: {
         const unknownOutcome: never = claim
         throw new Error(`unknown claim outcome ${JSON.stringify(unknownOutcome)}`)
       }
     }
+  }
 
-    let broadcastStarted = false
+  /** This request owns the claim: check, fetch, hand over, settle. */
+  async #serveClaimed(call: PaidCall): Promise<PaidCallResult> {
+    const { request, payment } = call
+    let handedOver = false
+    let served: { body: string; outcome: SettlementOutcome; chainMs: number }
     try {
       for (const check of [
         () => this.preflight.check(payment),
@@ -166,76 +155,91 @@ export class ServePaidCall {
       ]) {
         const verdict = await check()
         if (!verdict.ok) {
-          await this.claims.abandon(payment.txid, verdict.code)
-          return refusedPayment(verdict.code)
+          await this.lifecycle.release(payment.txid, verdict.code)
+          return call.refused(verdict.code as ErrorCode)
         }
       }
 
-      const served = await this.reader.read(request.feed, request.query)
-      // Serialised once: the same bytes are served now, stored, and replayed.
-      const body = JSON.stringify({
-        data: served.data,
-        price: Number(request.feed.priceMicrostx),
-        price_stx: formatStx(request.feed.priceMicrostx),
-        data_source: served.data_source,
-        last_updated: served.last_updated,
-        ...(served.stale ? { stale: true } : {}),
-      })
+      const body = await this.#responseBody(request)
       // Someone may have broadcast the bytes while the source answered: still not ours to redeem.
       if (await this.preflight.isKnownToChain(payment.txid)) {
-        await this.claims.abandon(payment.txid, 'transaction_already_broadcast')
-        return refusedPayment('transaction_already_broadcast')
+        await this.lifecycle.release(payment.txid, 'transaction_already_broadcast')
+        return call.refused('transaction_already_broadcast')
       }
-      const handedOver = await this.recorder.markBroadcast(payment.txid, {
+      const ours = await this.lifecycle.handOver(payment.txid, {
         response: body,
         responseMs: this.clock.now() - request.startedAt,
       })
-      broadcastStarted = true
+      handedOver = true
       // The reconcile job settled this claim meanwhile (the chain had it from someone else).
-      if (!handedOver) return refusedPayment('transaction_already_broadcast')
-      const chainStarted = this.clock.now()
+      if (!ours) return call.refused('transaction_already_broadcast')
 
+      const chainStarted = this.clock.now()
       const outcome = await this.settlement.settle(payment, request.feed.priceMicrostx, {
-        waitMs: Math.max(0, config.settlementBudgetMs - (this.clock.now() - request.startedAt)),
+        waitMs: Math.max(0, this.config.settlementBudgetMs - (chainStarted - request.startedAt)),
       })
-      const chainMs = this.clock.now() - chainStarted
-      const recorded = await this.recorder.record(payment.txid, outcome)
-      switch (outcome.state) {
-        case 'confirmed':
-          if (recorded === 'not_broadcast') return refusedPayment('payment_failed')
-          return { kind: 'paid', body, settlement: settlement(true), chainMs }
-        case 'rejected':
-          return refusedPayment(outcome.code)
-        case 'rate_limited':
-          return { kind: 'unavailable', settlement: settlement(false, 'rate_limited') }
-        case 'failed':
-          return refusedPayment('payment_failed')
-        case 'pending':
-          return this.#pending(
-            payment.txid,
-            settlement(false, 'settlement_pending'),
-            newReceiptToken()
-          )
-        default: {
-          const unknownOutcome: never = outcome
-          throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
+      served = { body, outcome, chainMs: this.clock.now() - chainStarted }
+    } catch (error) {
+      if (!handedOver) await this.lifecycle.release(payment.txid, 'request_failed')
+      throw withSettlement(error, call.settlement(failureReason(error)))
+    }
+    return this.#answerSettlement(call, served)
+  }
+
+  /** Serialised once: the same bytes are served now, stored, and replayed. */
+  async #responseBody(request: PaidCallRequest) {
+    const served = await this.reader.read(request.feed, request.query)
+    return JSON.stringify({
+      data: served.data,
+      price: Number(request.feed.priceMicrostx),
+      price_stx: formatStx(request.feed.priceMicrostx),
+      data_source: served.data_source,
+      last_updated: served.last_updated,
+      ...(served.stale ? { stale: true } : {}),
+    })
+  }
+
+  async #answerSettlement(
+    call: PaidCall,
+    served: { body: string; outcome: SettlementOutcome; chainMs: number }
+  ): Promise<PaidCallResult> {
+    const { outcome } = served
+    const recorded = await this.lifecycle.applySettlement(call.payment.txid, outcome)
+    switch (outcome.state) {
+      case 'confirmed': {
+        if (recorded === 'not_broadcast') return call.refused('payment_failed')
+        const appMs = this.clock.now() - call.request.startedAt - served.chainMs
+        return {
+          kind: 'paid',
+          body: served.body,
+          settlement: call.settlement(),
+          timing: { chainMs: served.chainMs, appMs },
         }
       }
-    } catch (error) {
-      if (!broadcastStarted) await this.claims.abandon(payment.txid, 'request_failed')
-      return { kind: 'failed', error, settlement: settlement(false, failureReason(error)) }
+      case 'rejected':
+        return call.refused(outcome.code)
+      case 'rate_limited':
+        throw withSettlement(new E_SETTLEMENT_UNAVAILABLE(), call.settlement('rate_limited'))
+      case 'failed':
+        return call.refused('payment_failed')
+      case 'pending':
+        return this.#pending(call, newReceiptToken())
+      default: {
+        const unknownOutcome: never = outcome
+        throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
+      }
     }
   }
 
   async #pending(
-    txid: string,
-    settlement: SettlementResponse,
+    call: PaidCall,
     receipt: { token: string; hash: string } | undefined
   ): Promise<PaidCallResult> {
-    if (receipt) await this.recorder.setReceipt(txid, receipt.hash)
+    const txid = call.payment.txid
+    if (receipt) await this.lifecycle.attachReceipt(txid, receipt.hash)
     return {
       kind: 'pending',
-      settlement,
+      settlement: call.settlement('settlement_pending'),
       retryAfterSeconds: 5,
       body: {
         x402Version: 2,
@@ -251,9 +255,6 @@ export class ServePaidCall {
 }
 
 /** E_SOURCE_UNAVAILABLE → source_unavailable; anything unexpected → x402's unexpected_settle_error. */
-function failureReason(error: unknown) {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && code.startsWith('E_')
-    ? code.slice(2).toLowerCase()
-    : 'unexpected_settle_error'
+function failureReason(error: unknown): ErrorCode {
+  return declaredCodeOf(error) ?? 'unexpected_settle_error'
 }

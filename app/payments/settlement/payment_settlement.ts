@@ -1,14 +1,15 @@
+import type { ErrorCode } from '#core/error_codes'
 import type { VerifiedPayment } from '#payments/verify_payment'
 
 /** What the chain-facing half of verification concluded. */
-export type PreflightResult = { ok: true } | { ok: false; code: string }
+export type PreflightResult = { ok: true } | { ok: false; code: ErrorCode }
 
 export type SettlementOutcome =
   | { state: 'confirmed'; blockHeight: number | null }
   /** Mined but failed (abort_*), or dropped. */
   | { state: 'failed'; reason: string }
   /** The node refused the transaction: it was not taken. */
-  | { state: 'rejected'; code: string }
+  | { state: 'rejected'; code: ErrorCode }
   /** The node rate-limited every attempt: it was not taken. */
   | { state: 'rate_limited' }
   /** Not confirmed within the wait; it may still confirm (the reconcile job finishes it). */

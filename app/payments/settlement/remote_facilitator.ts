@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { createError } from '@adonisjs/core/exceptions'
+import { defineError, type ErrorCode, isErrorCode } from '#core/error_codes'
 import {
   PaymentSettlement,
   type PreflightResult,
@@ -10,10 +10,9 @@ import { X402_VERSION } from '#payments/x402'
 import { PAYWALL_PROOF_HEADER, paywallProof } from '#payments/paywall_proof'
 
 /** The remote facilitator did not give a usable answer before anything was broadcast. */
-export const E_FACILITATOR_UNAVAILABLE = createError(
-  'The payment facilitator is unavailable; nothing was charged',
-  'E_FACILITATOR_UNAVAILABLE',
-  503
+export const E_FACILITATOR_UNAVAILABLE = defineError(
+  'facilitator_unavailable',
+  'The payment facilitator is unavailable; nothing was charged'
 )
 
 const verifyAnswer = vine.create({
@@ -59,7 +58,7 @@ export class RemoteFacilitator extends PaymentSettlement {
     const valid = error ? undefined : (verdict.isValid ?? verdict.valid)
     if (valid === undefined) throw new E_FACILITATOR_UNAVAILABLE()
     if (valid) return { ok: true }
-    return { ok: false, code: verdict?.invalidReason ?? 'invalid_payload' }
+    return { ok: false, code: ownCode(verdict?.invalidReason, 'invalid_payload') }
   }
 
   async settle(
@@ -82,7 +81,7 @@ export class RemoteFacilitator extends PaymentSettlement {
       case 'rate_limited':
         return { state: 'rate_limited' }
       default:
-        return { state: 'rejected', code: errorReason }
+        return { state: 'rejected', code: ownCode(errorReason, 'rejected') }
     }
   }
 
@@ -123,4 +122,9 @@ export class RemoteFacilitator extends PaymentSettlement {
     }
     return (await response.json()) as unknown
   }
+}
+
+/** A remote facilitator's reason, when it is one of our stable codes; `fallback` otherwise. */
+function ownCode(reason: string | null | undefined, fallback: ErrorCode): ErrorCode {
+  return reason && isErrorCode(reason) ? reason : fallback
 }

@@ -107,7 +107,7 @@ test.group('Payments still settling when the request ends', (group) => {
 
     assert.deepInclude(summary, { released: 1 })
     const row = await db.from('payments').where('txid', 'ab'.repeat(32)).first()
-    assert.equal(row.status, 'abandoned')
+    assert.equal(row.status, 'released')
   })
 
   test('the reconcile job never credits a claim it did not hand to the node, though the chain has it', async ({

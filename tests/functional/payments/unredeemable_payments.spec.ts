@@ -102,7 +102,7 @@ test.group('Payments this service cannot redeem', (group) => {
     const redeemed = await db
       .from('payments')
       .where('txid', topUp.txid())
-      .whereNot('status', 'abandoned')
+      .whereNot('status', 'released')
     assert.lengthOf(redeemed, 0)
   })
 

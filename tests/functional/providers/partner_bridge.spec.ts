@@ -239,7 +239,7 @@ test.group('Partner Bridge', (group) => {
       assert.equal(response.body().error.code, 'source_unavailable')
       assert.equal(await providerBalance(providerId), 0n)
       const payments = await db.from('payments').select('status')
-      assert.deepEqual(payments, [{ status: 'abandoned' }])
+      assert.deepEqual(payments, [{ status: 'released' }])
       const profile = await client.get('/providers/acme-data')
       assert.equal(profile.body().feeds[0].stats.uptime_percent, 0)
     })

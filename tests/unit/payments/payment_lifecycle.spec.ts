@@ -4,8 +4,8 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import {
   type ClaimRequest,
   MAX_CLAIMS_IN_FLIGHT_PER_PAYER,
-  PaymentClaims,
-} from '#payments/payment_claims'
+  PaymentLifecycle,
+} from '#payments/payment_lifecycle'
 import Feed from '#models/feed'
 
 const PAYER = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
@@ -38,12 +38,12 @@ function claimRequest(
 }
 
 test.group('Claiming a payment', (group) => {
-  let claims: PaymentClaims
+  let claims: PaymentLifecycle
   let request: (n: number, overrides?: Parameters<typeof claimRequest>[2]) => ClaimRequest
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
-    claims = await app.container.make(PaymentClaims)
+    claims = await app.container.make(PaymentLifecycle)
     const feed = await Feed.findByOrFail('slug', 'whale-alerts')
     request = (n, overrides = {}) => claimRequest(feed.id, n, overrides)
   })
@@ -59,11 +59,11 @@ test.group('Claiming a payment', (group) => {
     assert.equal(again.outcome === 'in_flight' && again.payment.resource, 'GET /feeds/whale-alerts')
   })
 
-  test('an abandoned claim (source failed, nothing broadcast) can be claimed again', async ({
+  test('a released claim (source failed, nothing broadcast) can be claimed again', async ({
     assert,
   }) => {
     await claims.claim(request(3))
-    await claims.abandon(txid(3), 'source_unavailable')
+    await claims.release(txid(3), 'source_unavailable')
 
     assert.deepEqual(await claims.claim(request(3)), { outcome: 'claimed' })
   })
@@ -114,7 +114,7 @@ test.group('Claiming a payment from many connections at once', (group) => {
   test('fifty concurrent claims of one transaction produce exactly one owner', async ({
     assert,
   }) => {
-    const claims = await app.container.make(PaymentClaims)
+    const claims = await app.container.make(PaymentLifecycle)
     const feed = await Feed.findByOrFail('slug', 'whale-alerts')
     const request = claimRequest(feed.id, 2)
 

@@ -1,0 +1,351 @@
+import { createError } from '@adonisjs/core/exceptions'
+
+/**
+ * Where a code reaches the client: `error` — the `{error: {code, message}}`
+ * body; `x402` — the string `error` of an x402 402/202 body, the
+ * `errorReason` of the `payment-response` header and of `/facilitator/settle`,
+ * the `invalidReason` of `/facilitator/verify`.
+ */
+export type CodeSurface = 'error' | 'x402'
+
+export interface ErrorCodeEntry {
+  /** The HTTP status of the response that carries it (200: a facilitator answer). */
+  status: number
+  in: readonly CodeSurface[]
+  meaning: string
+  /** The `Retry-After` an `{error}` answer with this code carries. */
+  retryAfterSeconds?: number
+}
+
+const ERROR = ['error'] as const
+const X402 = ['x402'] as const
+const BOTH = ['error', 'x402'] as const
+
+/**
+ * Every stable code a client can see, declared once with its HTTP status and
+ * meaning. Exceptions take their status from here (defineError), the
+ * verification and node-rejection codes are typed against it, and docs/api.md's
+ * error table is rendered from it (a test keeps the two in step).
+ */
+export const ERROR_CODES = {
+  // The request itself
+  invalid_json: { status: 400, in: ERROR, meaning: 'the body is not valid JSON' },
+  invalid_characters: {
+    status: 400,
+    in: ERROR,
+    meaning: 'a NUL character in the path, the query or any string or key of the body',
+  },
+  invalid_body_encoding: {
+    status: 400,
+    in: ERROR,
+    meaning: 'the body is not valid data for its `Content-Encoding` (gzip, deflate, br)',
+  },
+  malformed_url: {
+    status: 400,
+    in: ERROR,
+    meaning: "the URL's percent-escapes are not valid UTF-8",
+  },
+  malformed_request: {
+    status: 400,
+    in: ERROR,
+    meaning:
+      'refused by the HTTP parser: bad framing or header bytes, Content-Length with Transfer-Encoding, bad chunked encoding; the connection is closed after the answer',
+  },
+  bad_request: { status: 400, in: ERROR, meaning: 'any other malformed request' },
+  request_timeout: {
+    status: 408,
+    in: ERROR,
+    meaning: 'the request did not arrive in time; the connection is closed after the answer',
+  },
+  request_entity_too_large: { status: 413, in: ERROR, meaning: 'the body is over 1 MB' },
+  content_encoding_unsupported: {
+    status: 415,
+    in: ERROR,
+    meaning: 'a `Content-Encoding` other than gzip, deflate or br',
+  },
+  headers_too_large: {
+    status: 431,
+    in: ERROR,
+    meaning: 'headers over 16 KiB; the connection is closed after the answer',
+  },
+  method_not_implemented: {
+    status: 501,
+    in: ERROR,
+    meaning: 'an HTTP method the server does not know; the connection is closed after the answer',
+  },
+  route_not_found: { status: 404, in: ERROR, meaning: 'no such route' },
+  validation_failed: {
+    status: 422,
+    in: ERROR,
+    meaning: 'the body or query failed validation; `fields` is `[{field, rule, message}]`',
+  },
+
+  // Sessions (Sign-In With Stacks)
+  unauthenticated: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      'a bearer route without a valid token (missing, malformed, unknown, expired or revoked); carries `WWW-Authenticate: Bearer`',
+  },
+  challenge_not_found: {
+    status: 401,
+    in: ERROR,
+    meaning: 'unknown sign-in nonce, or a nonce issued to another wallet',
+  },
+  challenge_expired: {
+    status: 401,
+    in: ERROR,
+    meaning: "the nonce's 5 minutes are over: ask for a new one",
+  },
+  challenge_used: { status: 401, in: ERROR, meaning: 'the nonce already signed someone in' },
+  challenge_foreign: {
+    status: 401,
+    in: ERROR,
+    meaning: 'the nonce was issued under another `PUBLIC_URL` or network',
+  },
+  message_mismatch: {
+    status: 401,
+    in: ERROR,
+    meaning: 'the `message` sent along differs from the issued one',
+  },
+  signature_invalid: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      "not RSV hex, not a valid signature, signed by another key, or a `public_key` that is not the signer's",
+  },
+
+  // Providers and feeds
+  not_owner: {
+    status: 403,
+    in: ERROR,
+    meaning: 'a management route of a provider the signed-in wallet does not own',
+  },
+  feed_not_found: { status: 404, in: ERROR, meaning: 'no such feed' },
+  provider_not_found: { status: 404, in: ERROR, meaning: 'no such provider' },
+  handle_taken: { status: 409, in: ERROR, meaning: 'another provider has this handle' },
+  slug_taken: { status: 409, in: ERROR, meaning: 'the provider already has a feed with this slug' },
+  mode_unchanged: {
+    status: 409,
+    in: ERROR,
+    meaning: 'the provider is already in the requested integration mode',
+  },
+  not_partner_bridge: {
+    status: 409,
+    in: ERROR,
+    meaning: 'a Partner Bridge route of a provider in Hosted Mirror mode',
+  },
+  no_feeds: { status: 409, in: ERROR, meaning: 'the handshake test needs a feed to probe' },
+  handle_reserved: {
+    status: 422,
+    in: ERROR,
+    meaning: 'the handle is reserved (the only failed field; `fields` still lists it)',
+  },
+  handle_invalid: {
+    status: 422,
+    in: ERROR,
+    meaning: 'the handle is not 3–32 characters of `a–z 0–9 -`',
+  },
+  invalid_partner_endpoint: {
+    status: 422,
+    in: ERROR,
+    meaning: 'partner_endpoint is not an allowed origin',
+  },
+  invalid_source_path: {
+    status: 422,
+    in: ERROR,
+    meaning: 'source_path is not a normalised absolute path',
+  },
+  invalid_source_url: { status: 422, in: ERROR, meaning: "a mirror's source url is not allowed" },
+  invalid_website: { status: 422, in: ERROR, meaning: 'website is not an allowed URL' },
+  invalid_price: { status: 422, in: ERROR, meaning: 'price_stx is not a decimal with ≤ 6 places' },
+  price_out_of_range: {
+    status: 422,
+    in: ERROR,
+    meaning: 'price_stx is outside 0.0001–10 STX',
+  },
+  source_type_unavailable: {
+    status: 422,
+    in: ERROR,
+    meaning: 'no source driver of this type is available',
+  },
+  feed_unavailable: { status: 503, in: ERROR, meaning: 'the feed is paused by its provider' },
+  source_unavailable: {
+    status: 503,
+    in: BOTH,
+    meaning: "the feed's source failed and nothing fresh enough is cached; nothing was charged",
+  },
+
+  // Payments
+  payment_not_found: {
+    status: 404,
+    in: ERROR,
+    meaning: 'no payment with this txid and receipt token',
+  },
+  too_many_payments_in_flight: {
+    status: 429,
+    in: BOTH,
+    meaning: 'the payer already has 5 payments settling; carries `Retry-After`',
+  },
+  settlement_unavailable: {
+    status: 503,
+    in: ERROR,
+    meaning:
+      'the Stacks node rate-limited the broadcast; nothing was charged; carries `Retry-After`',
+  },
+  facilitator_unavailable: {
+    status: 503,
+    in: ERROR,
+    meaning: 'the remote facilitator (FACILITATOR_URL) failed; nothing was charged',
+  },
+  chain_node_bad_answer: { status: 502, in: ERROR, meaning: 'the Stacks node answered nonsense' },
+  chain_node_unavailable: { status: 503, in: ERROR, meaning: 'the Stacks node did not answer' },
+  internal_error: {
+    status: 500,
+    in: ERROR,
+    meaning:
+      "a bug: the body carries `request_id`, the detail is logged with it; never a library's or the database's own code",
+  },
+
+  // x402 refusals: the payment header and the signed transaction
+  invalid_payload: {
+    status: 402,
+    in: X402,
+    meaning: 'the payment header is not base64 JSON of an x402 payload',
+  },
+  invalid_x402_version: { status: 402, in: X402, meaning: 'x402Version is not 2' },
+  unsupported_scheme: { status: 402, in: X402, meaning: 'a scheme other than `exact`' },
+  invalid_network: {
+    status: 402,
+    in: X402,
+    meaning: 'the payment or its transaction is for another network',
+  },
+  invalid_payment_requirements: {
+    status: 402,
+    in: X402,
+    meaning: '`accepted` does not match the current payment requirements',
+  },
+  unsupported_authorization: {
+    status: 402,
+    in: X402,
+    meaning: 'a sponsored or not standard single-signature (P2PKH) transaction',
+  },
+  invalid_signature: { status: 402, in: X402, meaning: "the transaction's signature is invalid" },
+  invalid_transaction: {
+    status: 402,
+    in: X402,
+    meaning: 'the node could not decode the transaction',
+  },
+  invalid_transaction_type: { status: 402, in: X402, meaning: 'not an STX token transfer' },
+  invalid_recipient: { status: 402, in: X402, meaning: 'not paid to the platform wallet' },
+  invalid_amount: {
+    status: 402,
+    in: X402,
+    meaning: 'an amount of 2^63 µSTX or more, or one the node refused',
+  },
+  insufficient_amount: { status: 402, in: X402, meaning: 'less than the price' },
+  post_conditions_not_allowed: {
+    status: 402,
+    in: X402,
+    meaning: 'the transfer carries post-conditions',
+  },
+  fee_too_low: { status: 402, in: X402, meaning: 'a fee below 1 µSTX per byte' },
+  fee_too_high: { status: 402, in: X402, meaning: 'a fee above the configured maximum' },
+  bad_nonce: {
+    status: 402,
+    in: X402,
+    meaning:
+      "a nonce already used, or further ahead of the payer's next nonce than its payments in flight fill",
+  },
+  conflicting_nonce: {
+    status: 402,
+    in: X402,
+    meaning: 'the nonce of another payment of this payer in flight',
+  },
+  too_much_chaining: {
+    status: 402,
+    in: X402,
+    meaning: 'the node refused: the payer has too many pending transactions',
+  },
+  insufficient_funds: {
+    status: 402,
+    in: X402,
+    meaning: "the payer's balance does not cover this payment and those in flight, fees included",
+  },
+  recipient_is_sender: { status: 402, in: X402, meaning: 'the node refused a transfer to oneself' },
+  unsupported_transaction: {
+    status: 402,
+    in: X402,
+    meaning: 'the node refused a transaction of a kind it does not take here',
+  },
+  node_failure: { status: 402, in: X402, meaning: 'the node failed to process the transaction' },
+  rejected: {
+    status: 402,
+    in: X402,
+    meaning: 'the node refused the transaction for another reason',
+  },
+  transaction_already_broadcast: {
+    status: 402,
+    in: X402,
+    meaning:
+      'the chain already knows the transaction: only a transfer this service broadcasts can be redeemed',
+  },
+  payment_already_used: {
+    status: 402,
+    in: X402,
+    meaning: 'the transaction was already redeemed (a replay needs the same `payment-identifier`)',
+  },
+  payment_failed: { status: 402, in: X402, meaning: 'the transaction failed on chain' },
+
+  // x402 settlement states
+  settlement_pending: {
+    status: 202,
+    in: X402,
+    meaning:
+      'not confirmed within the request: collect the response at `status_url` with the receipt; carries `Retry-After`',
+  },
+  rate_limited: {
+    status: 503,
+    in: X402,
+    meaning: 'the `errorReason` of a `settlement_unavailable` answer: the node rate-limited us',
+  },
+  unexpected_settle_error: {
+    status: 500,
+    in: X402,
+    meaning: 'the `errorReason` of an `internal_error` answer after the payment decoded',
+  },
+  transaction_failed: {
+    status: 200,
+    in: X402,
+    meaning: '`/facilitator/settle`: the transaction failed on chain',
+  },
+} as const satisfies Record<string, ErrorCodeEntry>
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export function isErrorCode(name: string): name is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, name)
+}
+
+/** The declared code of an exception (`E_<CODE>`), if it has one. */
+export function declaredCodeOf(thrown: unknown): ErrorCode | undefined {
+  const code = (thrown as { code?: unknown } | null)?.code
+  const name = typeof code === 'string' && code.startsWith('E_') ? code.slice(2).toLowerCase() : ''
+  return isErrorCode(name) ? name : undefined
+}
+
+/** An exception class for one declared code: `E_<CODE>`, with the table's status. */
+export function defineError<Args extends unknown[] = never>(code: ErrorCode, message: string) {
+  return createError<Args>(message, `E_${code.toUpperCase()}`, ERROR_CODES[code].status)
+}
+
+/** docs/api.md's error table, rendered from ERROR_CODES. */
+export function renderErrorTable(): string {
+  const rows = Object.entries(ERROR_CODES).map(([code, entry]: [string, ErrorCodeEntry]) => {
+    const retry = entry.retryAfterSeconds
+      ? `; carries \`Retry-After: ${entry.retryAfterSeconds}\``
+      : ''
+    return `| ${entry.status} | \`${code}\` | ${entry.in.join(', ')} | ${entry.meaning}${retry} |`
+  })
+  return ['| status | code | in | meaning |', '|---|---|---|---|', ...rows].join('\n')
+}

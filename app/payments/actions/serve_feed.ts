@@ -1,0 +1,67 @@
+import { inject } from '@adonisjs/core'
+import { ChainConfig } from '#chain/define_config'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { Clock } from '#core/clock'
+import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
+import { FeedDirectory } from '#feeds/feed_directory'
+import { FeedReader } from '#feeds/feed_reader'
+import { ServePaidCall } from '#payments/actions/serve_paid_call'
+import { feedPaymentRequired } from '#payments/feed_payment_required'
+import type { PaidCallResult } from '#payments/paid_call_response'
+
+/** A built-in feed by id, or a provider's feed by handle and slug. */
+export type FeedRef = { id: string } | { handle: string; slug: string }
+
+export interface FeedRequest {
+  feed: FeedRef
+  query: Record<string, unknown>
+  paymentHeader?: string
+  agentName?: string
+}
+
+/**
+ * GET /feeds/:id and GET /feeds/p/:handle/:slug, through the same paid call.
+ * Check order: unknown feed 404 → paused 503 → invalid query 422 → payment
+ * (402, 200, 202 or 429).
+ */
+@inject()
+export class ServeFeed {
+  constructor(
+    private feeds: FeedDirectory,
+    private reader: FeedReader,
+    private paidCall: ServePaidCall,
+    private wallet: PlatformWallet,
+    private clock: Clock,
+    private chain: ChainConfig
+  ) {}
+
+  async execute(request: FeedRequest): Promise<PaidCallResult> {
+    const startedAt = this.clock.now()
+    const { feed, path } = await this.#find(request.feed)
+    if (feed.status !== 'active') throw new E_FEED_UNAVAILABLE([feed.slug])
+    const query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
+    if (!request.paymentHeader) {
+      const options = { payTo: this.wallet.address, network: this.chain.network }
+      return { kind: 'payment_required', body: feedPaymentRequired({ feed, path, query }, options) }
+    }
+    return this.paidCall.execute({
+      feed,
+      path,
+      query,
+      paymentHeader: request.paymentHeader,
+      agentName: request.agentName,
+      startedAt,
+    })
+  }
+
+  async #find(ref: FeedRef) {
+    if ('id' in ref) {
+      const feed = await this.feeds.builtin(ref.id)
+      if (!feed) throw new E_FEED_NOT_FOUND([ref.id])
+      return { feed, path: `/feeds/${feed.slug}` }
+    }
+    const feed = await this.feeds.ofProvider(ref.handle, ref.slug)
+    if (!feed) throw new E_FEED_NOT_FOUND([`${ref.handle}/${ref.slug}`])
+    return { feed, path: `/feeds/p/${ref.handle}/${feed.slug}` }
+  }
+}

@@ -1,0 +1,40 @@
+import type { BroadcastRetryOptions } from '#payments/broadcast_transaction'
+import type { ConfirmationWatcherOptions } from '#payments/confirmation_watcher'
+import type { ReconcileOptions } from '#payments/reconcile_payments'
+
+export interface PaymentsConfigValues {
+  /**
+   * FACILITATOR_URL: settle through a remote x402 facilitator (its full
+   * prefix); unset → in-process, the code behind this service's /facilitator.
+   */
+  facilitatorUrl?: string
+  /** Signs the paywall's settle requests to another instance of this service (paywall_proof.ts). */
+  paywallProofKey: string
+  /** Time-out of a remote facilitator's /verify. */
+  facilitatorTimeoutMs: number
+  /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
+  settlementBudgetMs: number
+  broadcast: BroadcastRetryOptions
+  confirmation: ConfirmationWatcherOptions
+  /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
+  reconcile: ReconcileOptions
+  /** How long a payer's balance and nonce are reused between payments. */
+  payerAccountTtlMs: number
+  /** Highest network fee a payment may carry, in µSTX. */
+  maxFeeMicrostx: bigint
+}
+
+/**
+ * config/payments.ts, injectable: PaymentsProvider binds the instance the
+ * config file defines, so `@inject()` classes take it as a constructor argument.
+ */
+export interface PaymentsConfig extends PaymentsConfigValues {}
+export class PaymentsConfig {
+  constructor(values: PaymentsConfigValues) {
+    Object.assign(this, values)
+  }
+}
+
+export function defineConfig(values: PaymentsConfigValues) {
+  return new PaymentsConfig(values)
+}

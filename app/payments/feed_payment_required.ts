@@ -1,0 +1,20 @@
+import type { NetworkPreset } from '#chain/network'
+import { publicUrl } from '#core/public_url'
+import type { ErrorCode } from '#core/error_codes'
+import type Feed from '#models/feed'
+import { type PaymentRequired, paymentRequired } from '#payments/x402'
+
+/** The 402 body (and `payment-required` header) of a feed request, with an error code or not. */
+export function feedPaymentRequired(
+  request: { feed: Feed; path: string; query: Record<string, string> },
+  options: { payTo: string; network: NetworkPreset; error?: ErrorCode }
+): PaymentRequired {
+  return paymentRequired({
+    baseUrl: publicUrl(),
+    path: request.path,
+    query: request.query,
+    description: request.feed.description || request.feed.displayName,
+    price: request.feed.priceMicrostx,
+    ...options,
+  })
+}

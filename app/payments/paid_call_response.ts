@@ -1,0 +1,123 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { ErrorCode } from '#core/error_codes'
+import type { PaymentRequired, SettlementResponse } from '#payments/x402'
+import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
+
+/** The x402 body of a payment that failed on chain (no requirements: paying again buys nothing). */
+export interface PaymentFailedBody {
+  x402Version: 2
+  error: 'payment_failed'
+}
+
+export interface PendingBody {
+  x402Version: 2
+  error: 'settlement_pending'
+  /** How to collect the response later (absent on the status route itself). */
+  receipt?: { txid: string; token?: string; status_url: string }
+}
+
+/** What a paid request comes to; errors (429, 503, a failed source) are thrown instead. */
+export type PaidCallResult =
+  | {
+      kind: 'payment_required'
+      body: PaymentRequired | PaymentFailedBody
+      settlement?: SettlementResponse
+    }
+  | {
+      kind: 'paid'
+      /** The exact JSON text of the paid response (a replay returns the same bytes). */
+      body: string
+      settlement: SettlementResponse
+      /** Time spent broadcasting and waiting for the block, and the rest (absent for a replay). */
+      timing?: { chainMs: number; appMs: number }
+    }
+  | {
+      kind: 'pending'
+      body: PendingBody
+      settlement: SettlementResponse
+      retryAfterSeconds: number
+    }
+
+/** The transaction a payment-response names; none when the header did not decode to one. */
+export interface SettledTransaction {
+  txid: string
+  payer: string
+}
+
+/**
+ * The x402 `payment-response` object — the paywall's header and the
+ * facilitator's /settle answer alike: success without a reason, a failure
+ * with its code.
+ */
+export function settlementResponse(
+  network: string,
+  transaction: SettledTransaction | undefined,
+  errorReason?: ErrorCode
+): SettlementResponse {
+  return {
+    success: errorReason === undefined,
+    transaction: transaction ? `0x${transaction.txid}` : '',
+    network,
+    ...(transaction ? { payer: transaction.payer } : {}),
+    ...(errorReason ? { errorReason } : {}),
+  }
+}
+
+const settlements = new WeakMap<object, SettlementResponse>()
+
+/**
+ * Marks an error thrown after the payment header decoded with the
+ * payment-response its answer carries; the exception handler sets it, the
+ * error renders itself as usual.
+ */
+export function withSettlement(error: unknown, settlement: SettlementResponse): unknown {
+  const marked = typeof error === 'object' && error !== null ? error : new Error(String(error))
+  settlements.set(marked, settlement)
+  return marked
+}
+
+export function settlementOf(error: unknown): SettlementResponse | undefined {
+  return typeof error === 'object' && error !== null ? settlements.get(error) : undefined
+}
+
+export function setPaymentResponse(
+  response: HttpContext['response'],
+  settlement: SettlementResponse | undefined
+) {
+  response.header('access-control-expose-headers', 'payment-required, payment-response')
+  if (settlement) response.header('payment-response', encodeSettlementResponse(settlement))
+}
+
+const STATUS: Record<PaidCallResult['kind'], number> = {
+  payment_required: 402,
+  paid: 200,
+  pending: 202,
+}
+
+/** Writes a paid call's result: status, x402 headers, body. */
+export function sendPaidCallResult(response: HttpContext['response'], result: PaidCallResult) {
+  setPaymentResponse(response, result.settlement)
+  response.status(STATUS[result.kind])
+  switch (result.kind) {
+    case 'payment_required':
+      if ('accepts' in result.body) response.header('payment-required', encodeHeader(result.body))
+      return response.send(result.body)
+    case 'paid':
+      if (result.timing) {
+        const { chainMs, appMs } = result.timing
+        response.header(
+          'server-timing',
+          `chain;dur=${chainMs};desc="broadcast and confirmation", app;dur=${appMs}`
+        )
+      }
+      response.header('content-type', 'application/json; charset=utf-8')
+      return response.send(result.body)
+    case 'pending':
+      response.header('retry-after', String(result.retryAfterSeconds))
+      return response.send(result.body)
+    default: {
+      const unknownResult: never = result
+      throw new Error(`unknown paid call result ${JSON.stringify(unknownResult)}`)
+    }
+  }
+}

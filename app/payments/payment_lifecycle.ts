@@ -1,0 +1,271 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { TransactionStatus } from '#chain/stacks_client'
+import { Ledger } from '#ledger/ledger'
+import { parseMicrostx } from '#ledger/money'
+import {
+  IN_FLIGHT_STATUSES,
+  type PaymentPurpose,
+  type PaymentRow,
+  PaymentRecords,
+  type PaymentStatus,
+} from '#payments/payment_records'
+import type { SettlementOutcome } from '#payments/settlement/payment_settlement'
+import type { VerifiedPayment } from '#payments/verify_payment'
+import { QueryLog } from '#stats/query_log'
+
+export const MAX_CLAIMS_IN_FLIGHT_PER_PAYER = 5
+
+export interface ClaimRequest {
+  purpose: PaymentPurpose
+  /** The verified transfer: what is stored of it (txid, payer, amount, fee, nonce, bytes). */
+  payment: Pick<VerifiedPayment, 'txid' | 'payer' | 'amount' | 'fee' | 'nonce' | 'bytes'>
+  /** The feed paid for (purpose `feed` only). */
+  feedId: string | null
+  resource: string
+  network: string
+  paymentIdentifier?: string
+  agentName?: string
+}
+
+export type ClaimOutcome =
+  /** This request owns the payment now: fetch, broadcast, settle. */
+  | { outcome: 'claimed' }
+  /** Another request holds it (claimed or broadcast): answer settlement_pending. */
+  | { outcome: 'in_flight'; payment: PaymentRow }
+  /** Already redeemed: replay only for the same payment-identifier, else payment_already_used. */
+  | { outcome: 'redeemed'; payment: PaymentRow }
+  | { outcome: 'failed'; payment: PaymentRow }
+  /** The payer already has the maximum of payments in flight: 429. */
+  | { outcome: 'too_many_in_flight' }
+
+export type Confirmation = 'confirmed' | 'already_confirmed' | 'not_broadcast'
+
+/**
+ * The one owner of a payment's state; nothing else writes `payments.status`.
+ *
+ *   (none | released) ─claim→ claimed ─handOver→ broadcast ─confirm→ confirmed
+ *   claimed | broadcast ─fail→ failed
+ *   claimed | broadcast ─release→ released (nothing charged: it may be presented again)
+ *
+ * A claim is committed before any network I/O and is exclusive across
+ * requests, processes, instances and purposes (the paywall and the
+ * facilitator share the table; the txid is the primary key). Confirmation is
+ * the one place money moves: the payment becomes `confirmed`, its double
+ * entry is posted and the call enters the query log in one transaction —
+ * once, whoever (the paywall, the status route or the reconcile job) gets
+ * there first.
+ */
+@inject()
+export class PaymentLifecycle {
+  constructor(
+    private db: Database,
+    private records: PaymentRecords,
+    private ledger: Ledger,
+    private queryLog: QueryLog
+  ) {}
+
+  async claim(request: ClaimRequest): Promise<ClaimOutcome> {
+    const { payment } = request
+    return this.db.transaction(async (trx) => {
+      // Serialises claims of one payer so the in-flight cap holds under concurrency.
+      await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [`payer:${payment.payer}`])
+      const claimed = await trx.rawQuery(
+        `INSERT INTO payments (txid, purpose, feed_id, resource, payer, amount_microstx, fee_microstx, nonce,
+                               network, raw_tx, status, payment_identifier, agent_name)
+         SELECT ?, ?, NULLIF(?, '')::uuid, ?, ?, ?, ?, ?, ?, ?, 'claimed', NULLIF(?, ''), NULLIF(?, '')
+         WHERE (SELECT count(*) FROM payments WHERE payer = ? AND status IN ('claimed', 'broadcast')) < ?
+         ON CONFLICT (txid) DO UPDATE SET
+           status = 'claimed', purpose = EXCLUDED.purpose, resource = EXCLUDED.resource,
+           feed_id = EXCLUDED.feed_id, payment_identifier = EXCLUDED.payment_identifier,
+           agent_name = EXCLUDED.agent_name, fee_microstx = EXCLUDED.fee_microstx,
+           nonce = EXCLUDED.nonce, failure_reason = NULL, claimed_at = now(), updated_at = now()
+         WHERE payments.status = 'released'
+         RETURNING txid`,
+        [
+          payment.txid,
+          request.purpose,
+          request.feedId ?? '',
+          request.resource,
+          payment.payer,
+          payment.amount.toString(),
+          payment.fee.toString(),
+          payment.nonce.toString(),
+          request.network,
+          Buffer.from(payment.bytes),
+          request.paymentIdentifier ?? '',
+          request.agentName ?? '',
+          payment.payer,
+          MAX_CLAIMS_IN_FLIGHT_PER_PAYER,
+        ]
+      )
+      if (claimed.rows.length === 1) return { outcome: 'claimed' }
+      return this.#claimRefusal(trx, payment.txid)
+    })
+  }
+
+  /**
+   * claimed → broadcast: stores the exact response text to serve (none for a
+   * facilitator settlement) in the same statement, committed before the
+   * broadcast, so a crash leaves a row the reconcile job can finish and the
+   * buyer's retry can be answered from. False when the claim is no longer
+   * this request's (the reconcile job settled it).
+   */
+  async handOver(
+    txid: string,
+    served: { response: string; responseMs: number } | null
+  ): Promise<boolean> {
+    const updated: { txid: string }[] = await this.db
+      .from('payments')
+      .where('txid', txid)
+      .where('status', 'claimed')
+      .update({
+        status: 'broadcast',
+        broadcast_at: new Date(),
+        response: served?.response ?? null,
+        response_ms: served?.responseMs ?? null,
+        updated_at: new Date(),
+      })
+      .returning('txid')
+    return updated.length === 1
+  }
+
+  /**
+   * broadcast → confirmed; a feed payment is credited and logged in the same
+   * transaction. `already_confirmed`: another request or job got there first;
+   * `not_broadcast`: the row is not settling (never handed to the node, or
+   * settled otherwise).
+   */
+  async confirm(txid: string, blockHeight: number | null): Promise<Confirmation> {
+    return this.db.transaction(async (trx) => {
+      const updated = await trx.rawQuery(
+        `UPDATE payments p SET status = 'confirmed', block_height = ?, updated_at = now()
+         WHERE p.txid = ? AND p.status = 'broadcast'
+         RETURNING p.purpose, p.feed_id, p.payer, p.amount_microstx, p.agent_name, p.response_ms,
+                   (SELECT f.provider_id FROM feeds f WHERE f.id = p.feed_id) AS provider_id`,
+        [blockHeight ?? 0, txid]
+      )
+      const row = updated.rows[0]
+      if (!row) {
+        const current = await trx.from('payments').where('txid', txid).select('status').first()
+        return current?.status === 'confirmed' ? 'already_confirmed' : 'not_broadcast'
+      }
+      if (row.purpose !== 'feed') return 'confirmed'
+      const amount = parseMicrostx(row.amount_microstx)
+      await this.ledger.post(trx, {
+        kind: 'payment',
+        reference: txid,
+        entries: this.ledger.paymentEntries({ amount, providerId: row.provider_id }),
+      })
+      await this.queryLog.recordPaidCall(trx, {
+        feedId: row.feed_id,
+        txid,
+        payer: row.payer,
+        agentName: row.agent_name ?? undefined,
+        price: amount,
+        responseMs: row.response_ms ?? 0,
+      })
+      return 'confirmed'
+    })
+  }
+
+  /** claimed | broadcast → failed: refused by the node or failed on chain; nothing charged. */
+  async fail(txid: string, reason: string) {
+    await this.#move(txid, IN_FLIGHT_STATUSES, 'failed', reason)
+  }
+
+  /**
+   * claimed | broadcast → released: nothing was broadcast (refused before the
+   * broadcast, the source failed) or the node did not take it; nothing
+   * charged, the transfer may be presented again.
+   */
+  async release(txid: string, reason: string) {
+    await this.#move(txid, IN_FLIGHT_STATUSES, 'released', reason)
+  }
+
+  /**
+   * Applies what settling a payment this service broadcast came to: confirmed
+   * → confirm(); rejected by the node or failed on chain → failed;
+   * rate-limited (never taken) → released; still pending → nothing (the
+   * reconcile job finishes it). Answers confirm()'s verdict, or null.
+   */
+  async applySettlement(txid: string, outcome: SettlementOutcome): Promise<Confirmation | null> {
+    switch (outcome.state) {
+      case 'confirmed':
+        return this.confirm(txid, outcome.blockHeight)
+      case 'rejected':
+        await this.fail(txid, outcome.code)
+        return null
+      case 'failed':
+        await this.fail(txid, outcome.reason)
+        return null
+      case 'rate_limited':
+        await this.release(txid, 'rate_limited')
+        return null
+      case 'pending':
+        return null
+      default: {
+        const unknownOutcome: never = outcome
+        throw new Error(`unknown settlement outcome ${JSON.stringify(unknownOutcome)}`)
+      }
+    }
+  }
+
+  /**
+   * Applies what the chain says of a settling payment: confirmed → confirm()
+   * (`already_confirmed` when another request or job got there first),
+   * failed on chain → failed; unknown or still pending → nothing changes. A
+   * claim this service never handed to the node that the chain has anyway
+   * was broadcast by someone else: it fails, never credited.
+   */
+  async applyChainStatus(
+    txid: string,
+    status: TransactionStatus | null | undefined
+  ): Promise<'confirmed' | 'already_confirmed' | 'failed' | 'pending'> {
+    if (status?.confirmed) {
+      const confirmed = await this.confirm(txid, status.blockHeight)
+      if (confirmed !== 'not_broadcast') return confirmed
+    }
+    if (status?.confirmed || status?.failed) {
+      await this.#move(txid, ['claimed'], 'failed', 'transaction_already_broadcast')
+      await this.#move(txid, ['broadcast'], 'failed', status.status)
+      return 'failed'
+    }
+    return 'pending'
+  }
+
+  /** The hash of the receipt token a 202 handed out, to collect the response later. */
+  async attachReceipt(txid: string, tokenHash: string) {
+    await this.db.from('payments').where('txid', txid).update({ receipt_token_hash: tokenHash })
+  }
+
+  async #claimRefusal(trx: TransactionClientContract, txid: string): Promise<ClaimOutcome> {
+    const existing = await this.records.find(txid, trx)
+    if (!existing) return { outcome: 'too_many_in_flight' }
+    switch (existing.status) {
+      case 'claimed':
+      case 'broadcast':
+        return { outcome: 'in_flight', payment: existing }
+      case 'confirmed':
+        return { outcome: 'redeemed', payment: existing }
+      case 'failed':
+        return { outcome: 'failed', payment: existing }
+      case 'released':
+        // Only reachable when the payer is at the cap: the re-claim was refused.
+        return { outcome: 'too_many_in_flight' }
+      default: {
+        const unknownStatus: never = existing.status
+        throw new Error(`unknown payment status ${String(unknownStatus)}`)
+      }
+    }
+  }
+
+  async #move(txid: string, from: PaymentStatus[], to: PaymentStatus, reason: string) {
+    await this.db
+      .from('payments')
+      .where('txid', txid)
+      .whereIn('status', from)
+      .update({ status: to, failure_reason: reason, updated_at: new Date() })
+  }
+}
