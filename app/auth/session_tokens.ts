@@ -4,7 +4,7 @@ import type { Secret } from '@adonisjs/core/helpers'
 import { RuntimeException } from '@adonisjs/core/exceptions'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
-import { signInConfig } from '#config/auth'
+import { signInConfig } from '#config/sign_in'
 import { Clock } from '#core/clock'
 
 /** Identifiers are the bigserial ids of auth_access_tokens; anything else is not a token of ours. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import { signInConfig } from '#config/auth'
+import { signInConfig } from '#config/sign_in'
 import { Clock } from '#core/clock'
 import {
   E_CHALLENGE_EXPIRED,
@@ -11,7 +11,9 @@ import {
   E_MESSAGE_MISMATCH,
   E_SIGNATURE_INVALID,
 } from '#auth/exceptions'
-import { currentNetwork, currentSiwsOrigin, formatSiwsMessage } from '#auth/siws_message'
+import { formatSiwsMessage, siwsOrigin } from '#auth/siws_message'
+import { ChainConfig } from '#chain/define_config'
+import { publicUrl } from '#core/public_url'
 import { isSignedBy } from '#auth/wallet_signature'
 
 /** What a signed challenge proves: a sign-in, or (providers) control of a withdrawal wallet. */
@@ -50,14 +52,15 @@ const KEEP_EXPIRED_MS = 24 * 60 * 60_000
 export class SignInChallenges {
   constructor(
     private db: Database,
-    private clock: Clock
+    private clock: Clock,
+    private chain: ChainConfig
   ) {}
 
   async issue(
     walletAddress: string,
     options: { purpose?: ChallengePurpose; statement?: string } = {}
   ): Promise<IssuedChallenge> {
-    const origin = currentSiwsOrigin()
+    const origin = this.#origin()
     const issuedAt = new Date(this.clock.now())
     const expiresAt = new Date(issuedAt.getTime() + signInConfig.challengeTtlMs)
     const nonce = randomBytes(16).toString('hex')
@@ -102,7 +105,7 @@ export class SignInChallenges {
     if (answer.message !== undefined && answer.message !== challenge.message) {
       throw new E_MESSAGE_MISMATCH()
     }
-    const origin = currentSiwsOrigin()
+    const origin = this.#origin()
     if (
       challenge.domain !== origin.domain ||
       challenge.uri !== origin.uri ||
@@ -118,7 +121,7 @@ export class SignInChallenges {
       message: challenge.message,
       signature: answer.signature,
       address: challenge.wallet_address,
-      network: currentNetwork(),
+      network: this.chain.network,
       publicKeyHint: answer.publicKey,
     })
     if (!signed) throw new E_SIGNATURE_INVALID()
@@ -133,5 +136,9 @@ export class SignInChallenges {
       const current = await this.db.from('auth_challenges').where('nonce', answer.nonce).first()
       throw current?.used_at ? new E_CHALLENGE_USED() : new E_CHALLENGE_EXPIRED()
     }
+  }
+
+  #origin() {
+    return siwsOrigin(publicUrl(), this.chain.network)
   }
 }

@@ -1,5 +1,5 @@
 import app from '@adonisjs/core/services/app'
-import type { ChainConfig } from '#config/chain'
+import type { ChainConfig } from '#chain/define_config'
 import type { NetworkPreset } from '#chain/network'
 
 /** Where a message is valid: the service's PUBLIC_URL and the configured network. */
@@ -20,13 +20,12 @@ export interface SiwsMessage extends SiwsOrigin {
   expiresAt: Date
 }
 
-/** The origin messages are issued for and checked against, read from the current config. */
-export function currentSiwsOrigin(): SiwsOrigin {
-  const uri = app.config.get<string>('app.publicUrl')
-  const network = app.config.get<ChainConfig>('chain').network
+/** The origin messages are issued for and checked against: PUBLIC_URL on this network. */
+export function siwsOrigin(uri: string, network: NetworkPreset): SiwsOrigin {
   return { domain: new URL(uri).host, uri, chainId: network.chainId }
 }
 
+/** The configured network, for the validators' address rule (VineJS rules take no injection). */
 export function currentNetwork(): NetworkPreset {
   return app.config.get<ChainConfig>('chain').network
 }

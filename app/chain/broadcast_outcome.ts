@@ -1,3 +1,5 @@
+import type { DeclaredCodes } from '#core/error_codes'
+
 /**
  * Decides what a stacks-node answer to POST /v2/transactions means. Pure:
  * HTTP status + parsed body in, outcome out. The one place that knows the
@@ -5,7 +7,7 @@
  */
 
 /** Our stable codes, used in API errors and x402 reasons. */
-export type RejectionCode =
+export type RejectionCode = DeclaredCodes<
   | 'invalid_transaction'
   | 'invalid_signature'
   | 'fee_too_low'
@@ -19,6 +21,7 @@ export type RejectionCode =
   | 'unsupported_transaction'
   | 'node_failure'
   | 'rejected'
+>
 
 const REASON_CODES: Record<string, RejectionCode> = {
   Serialization: 'invalid_transaction',

@@ -1,3 +1,5 @@
+import type { ErrorCode } from '#core/error_codes'
+
 /**
  * Names of validation rules that are also stable error codes (handle_reserved,
  * invalid_source_path, …). When the only failed rule of a request is one of
@@ -6,7 +8,7 @@
  */
 const codedRules = new Set<string>()
 
-export function registerCodedRules(...names: string[]) {
+export function registerCodedRules(...names: ErrorCode[]) {
   for (const name of names) codedRules.add(name)
 }
 

@@ -323,6 +323,9 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES
 
+/** A union of codes that must all be declared above (a compile error names any that is not). */
+export type DeclaredCodes<Codes extends ErrorCode> = Codes
+
 export function isErrorCode(name: string): name is ErrorCode {
   return Object.hasOwn(ERROR_CODES, name)
 }
@@ -348,4 +351,18 @@ export function renderErrorTable(): string {
     return `| ${entry.status} | \`${code}\` | ${entry.in.join(', ')} | ${entry.meaning}${retry} |`
   })
   return ['| status | code | in | meaning |', '|---|---|---|---|', ...rows].join('\n')
+}
+
+const TABLE_START =
+  '<!-- error-codes:start (generated from app/core/error_codes.ts: node ace docs:error-codes) -->'
+const TABLE_END = '<!-- error-codes:end -->'
+
+/** A markdown document with its error-code table replaced by the current one. */
+export function withCurrentErrorTable(markdown: string): string {
+  const start = markdown.indexOf(TABLE_START)
+  const end = markdown.indexOf(TABLE_END)
+  if (start === -1 || end < start) {
+    throw new Error(`the document has no ${TABLE_START} … ${TABLE_END} section`)
+  }
+  return `${markdown.slice(0, start)}${TABLE_START}\n${renderErrorTable()}\n${markdown.slice(end)}`
 }

@@ -1,21 +1,21 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import app from '@adonisjs/core/services/app'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
-import type { ChainConfig } from '#config/chain'
+import { ChainConfig } from '#chain/define_config'
 
 /** GET /registry/feeds: every live feed with its price and rollup stats. */
 @inject()
 export class FeedRegistry {
   constructor(
     private db: Database,
-    private wallet: PlatformWallet
+    private wallet: PlatformWallet,
+    private chain: ChainConfig
   ) {}
 
   async list() {
-    const network = app.config.get<ChainConfig>('chain').network
+    const network = this.chain.network
     const rows = await this.db
       .from('feeds')
       .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')

@@ -2,8 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
-import type { ChainConfig } from '#config/chain'
-import app from '@adonisjs/core/services/app'
+import { ChainConfig } from '#chain/define_config'
 
 export type CheckResult = { ok: true } | { ok: false; reason: string }
 
@@ -17,11 +16,12 @@ export class HealthReport {
   constructor(
     private db: Database,
     private stacks: StacksClient,
-    private wallet: PlatformWallet
+    private wallet: PlatformWallet,
+    private chain: ChainConfig
   ) {}
 
   async build() {
-    const chain = app.config.get<ChainConfig>('chain')
+    const chain = this.chain
     const [database, chainNode] = await Promise.all([
       this.#checkDatabase(chain.healthTimeoutMs),
       this.#checkChainNode(chain.healthTimeoutMs),

@@ -17,3 +17,9 @@ export const E_SETTLEMENT_UNAVAILABLE = defineError(
   'settlement_unavailable',
   'The Stacks node is rate-limiting; nothing was charged'
 )
+
+/** The remote facilitator did not give a usable answer before anything was broadcast. */
+export const E_FACILITATOR_UNAVAILABLE = defineError(
+  'facilitator_unavailable',
+  'The payment facilitator is unavailable; nothing was charged'
+)

@@ -1,9 +1,11 @@
+import type { DeclaredCodes } from '#core/error_codes'
+
 /**
  * Why a presented payment was refused. The codes are stable: they reach
  * clients as x402 `invalidReason` / `errorReason` values, so x402's own names
  * are used wherever x402 has one.
  */
-export type PaymentErrorCode =
+export type PaymentErrorCode = DeclaredCodes<
   | 'invalid_payload'
   | 'invalid_network'
   | 'unsupported_authorization'
@@ -21,6 +23,7 @@ export type PaymentErrorCode =
   | 'bad_nonce'
   | 'invalid_x402_version'
   | 'unsupported_scheme'
+>
 
 export type VerificationFailure = { code: PaymentErrorCode; message: string }
 

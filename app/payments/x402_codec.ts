@@ -1,12 +1,14 @@
+import type { DeclaredCodes } from '#core/error_codes'
 import vine, { errors as vineErrors } from '@vinejs/vine'
 import type { ExactStxRequirement, SettlementResponse } from '#payments/x402'
 
-export type HeaderErrorCode =
+export type HeaderErrorCode = DeclaredCodes<
   | 'invalid_payload'
   | 'invalid_x402_version'
   | 'unsupported_scheme'
   | 'invalid_network'
   | 'invalid_payment_requirements'
+>
 
 export interface DecodedPayment {
   accepted: { scheme: string; network: string; amount: string; asset: string; payTo: string }

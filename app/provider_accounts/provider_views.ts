@@ -1,4 +1,4 @@
-import app from '@adonisjs/core/services/app'
+import { publicUrl } from '#core/public_url'
 import { formatStx, type Microstx, stxNumber } from '#ledger/money'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
@@ -6,7 +6,7 @@ import type Provider from '#models/provider'
 /** JSON shapes of providers and their feeds (snake_case, µSTX as integers). */
 
 export function feedUrl(provider: Pick<Provider, 'handle'>, feed: Pick<Feed, 'slug'>) {
-  return `${app.config.get<string>('app.publicUrl')}/feeds/p/${provider.handle}/${feed.slug}`
+  return publicUrl(`/feeds/p/${provider.handle}/${feed.slug}`)
 }
 
 function price(amount: Microstx) {
@@ -59,7 +59,7 @@ export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
     lifetime_earned: Number(provider.lifetimeEarnedMicrostx),
     total_withdrawn: Number(provider.totalWithdrawnMicrostx),
     pending_revenue_stx: stxNumber(provider.pendingRevenueMicrostx),
-    profile_url: `${app.config.get<string>('app.publicUrl')}/providers/${provider.handle}`,
+    profile_url: publicUrl(`/providers/${provider.handle}`),
     feeds: feeds.map((feed) => privateFeedView(provider, feed)),
     created_at: provider.createdAt.toISO(),
   }

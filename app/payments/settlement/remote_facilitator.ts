@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
-import { defineError, type ErrorCode, isErrorCode } from '#core/error_codes'
+import { type ErrorCode, isErrorCode } from '#core/error_codes'
+import { E_FACILITATOR_UNAVAILABLE } from '#payments/exceptions'
 import {
   PaymentSettlement,
   type PreflightResult,
@@ -8,12 +9,6 @@ import {
 import type { VerifiedPayment } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
 import { PAYWALL_PROOF_HEADER, paywallProof } from '#payments/paywall_proof'
-
-/** The remote facilitator did not give a usable answer before anything was broadcast. */
-export const E_FACILITATOR_UNAVAILABLE = defineError(
-  'facilitator_unavailable',
-  'The payment facilitator is unavailable; nothing was charged'
-)
 
 const verifyAnswer = vine.create({
   isValid: vine.boolean({ strict: true }).optional(),

@@ -1,9 +1,8 @@
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
-import type { ChainConfig } from '#config/chain'
+import { ChainConfig } from '#chain/define_config'
 import { FeedDirectory } from '#feeds/feed_directory'
 import Feed from '#models/feed'
 import Provider from '#models/provider'
@@ -23,7 +22,8 @@ import type { RegistrationInput } from '#provider_accounts/validators'
 export class RegisterProvider {
   constructor(
     private feedSources: FeedSources,
-    private directory: FeedDirectory
+    private directory: FeedDirectory,
+    private chain: ChainConfig
   ) {}
 
   async execute(ownerWallet: string, input: RegistrationInput) {
@@ -40,7 +40,7 @@ export class RegisterProvider {
       ? await this.feedSources.resolve(input.integration_mode, input.feed, 'feed.')
       : undefined
     const secret = input.integration_mode === 'partner_bridge' ? partnerSecrets.issue() : undefined
-    const custodial = generateCustodialWallet(app.config.get<ChainConfig>('chain').network)
+    const custodial = generateCustodialWallet(this.chain.network)
 
     try {
       const { provider, feed } = await db.transaction(async (trx) => {

@@ -12,6 +12,7 @@ import {
   manifestContentChecks,
 } from '#provider_accounts/manifest/manifest_checks'
 import { fetchWellKnownManifest } from '#provider_accounts/manifest/well_known_manifest'
+import { publicUrl } from '#core/public_url'
 
 /** GET /providers/:handle/manifest (docs/api.md, "Provider manifest verification"). */
 export interface ManifestReport {
@@ -71,7 +72,7 @@ export class ManifestVerifier {
       { name: 'manifest_present', ok: fetched.present, detail: fetched.detail },
       ...manifestContentChecks(fetched.manifest, {
         handle: provider.handle,
-        publicUrl: app.config.get<string>('app.publicUrl'),
+        publicUrl: publicUrl(),
         sourcePaths,
       }),
     ]

@@ -10,7 +10,7 @@ import {
   privateKeyToPublic,
   randomPrivateKey,
 } from '@stacks/transactions'
-import { signInConfig } from '#config/auth'
+import { signInConfig } from '#config/sign_in'
 import type { ChainConfig } from '#config/chain'
 import type { ManualClock } from '#tests/support/feeds'
 import { useManualClock } from '#tests/support/feeds'

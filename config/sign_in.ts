@@ -1,0 +1,21 @@
+/**
+ * Sign-In With Stacks (ARCHITECTURE §7). The message's domain and URI come
+ * from `app.publicUrl`, its chain id from `chain.network`, both read at each
+ * request.
+ */
+export const signInConfig = {
+  /** How long a nonce from POST /auth/nonce can be redeemed (at most 10 minutes). */
+  challengeTtlMs: 5 * 60_000,
+  /** Lifetime of a session token from POST /auth/verify. */
+  sessionTtlMs: 7 * 24 * 60 * 60_000,
+  /** The statement line of the message a wallet signs to sign in. */
+  statement: 'Sign in to Tollbooth with your Stacks wallet.',
+}
+
+export const MAX_CHALLENGE_TTL_MS = 10 * 60_000
+
+if (!(signInConfig.challengeTtlMs > 0 && signInConfig.challengeTtlMs <= MAX_CHALLENGE_TTL_MS)) {
+  throw new Error('signInConfig.challengeTtlMs must be more than 0 and at most 10 minutes')
+}
+
+export default signInConfig
