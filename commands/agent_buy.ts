@@ -1,7 +1,6 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
-import { DEVNET_ACCOUNTS } from '#chain/devnet/main'
 import type { ChainConfig } from '#config/chain'
 import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired } from '#payments/x402'
@@ -34,6 +33,9 @@ export default class AgentBuy extends BaseCommand {
 
   async run() {
     const chain = this.app.config.get<ChainConfig>('chain')
+    // Development tooling: not installed in a production build, where listing the
+    // commands imports every command file.
+    const { DEVNET_ACCOUNTS } = await import('@tollbooth/devnet')
     const buyer = DEVNET_ACCOUNTS.find((account) => account.label === this.account)
     if (chain.network.name !== 'devnet' || !buyer) {
       this.logger.error(

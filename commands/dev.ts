@@ -2,8 +2,8 @@ import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { MigrationRunner } from '@adonisjs/lucid/migration'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { type Devnet, startDevnet } from '#chain/devnet/main'
-import { UpstreamSimulator } from '#feeds/builtin/simulator/upstream_simulator'
+import type { Devnet } from '@tollbooth/devnet'
+import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import type { ChainConfig } from '#config/chain'
 import type { FeedsConfig } from '#feeds/define_config'
 
@@ -71,6 +71,9 @@ export default class Dev extends BaseCommand {
     }
 
     const wallet = await this.app.container.make(PlatformWallet)
+    // Development tooling: not installed in a production build, where listing the
+    // commands imports every command file.
+    const { startDevnet } = await import('@tollbooth/devnet')
     this.#devnet = await startDevnet({
       host: target.hostname === 'localhost' ? '127.0.0.1' : target.hostname,
       port: Number(target.port || 3999),
@@ -98,6 +101,7 @@ export default class Dev extends BaseCommand {
       this.logger.info(`an upstream simulator already answers at ${configured}: using it`)
       return
     }
+    const { UpstreamSimulator } = await import('@tollbooth/upstream-simulator')
     this.#simulator = await new UpstreamSimulator().listen(Number(target.port || 3998))
     this.logger.success(
       `built-in feeds read the local upstream simulator at ${this.#simulator.url}`

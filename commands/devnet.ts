@@ -1,13 +1,6 @@
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import {
-  DEFAULT_ACCOUNT_BALANCE,
-  DEFAULT_BLOCK_TIME_MS,
-  DEFAULT_DEVNET_HOST,
-  DEFAULT_DEVNET_PORT,
-  type Devnet,
-  startDevnet,
-} from '#chain/devnet/main'
+import type { Devnet } from '@tollbooth/devnet'
 
 /**
  * `node ace devnet`: only the local Stacks devnet, for people and for other
@@ -21,17 +14,17 @@ export default class DevnetCommand extends BaseCommand {
 
   static options: CommandOptions = { startApp: false, staysAlive: true }
 
-  @flags.number({ description: 'Port to listen on', default: DEFAULT_DEVNET_PORT })
-  declare port: number
+  @flags.number({ description: 'Port to listen on (default 3999)' })
+  declare port?: number
 
-  @flags.string({ description: 'Interface to listen on', default: DEFAULT_DEVNET_HOST })
-  declare host: string
+  @flags.string({ description: 'Interface to listen on (default 127.0.0.1)' })
+  declare host?: string
 
   @flags.number({
-    description: 'Milliseconds between blocks; 0 mines each transaction as soon as it is accepted',
-    default: DEFAULT_BLOCK_TIME_MS,
+    description:
+      'Milliseconds between blocks (default 2000); 0 mines each transaction as soon as it is accepted',
   })
-  declare blockTime: number
+  declare blockTime?: number
 
   @flags.array({ description: 'Also fund this address with 100,000,000 STX (repeatable)' })
   declare fund?: string[]
@@ -39,21 +32,27 @@ export default class DevnetCommand extends BaseCommand {
   #devnet?: Devnet
 
   async run() {
-    if (!Number.isInteger(this.port) || this.port < 0 || this.port > 65535) {
-      return this.#fail(`--port must be an integer between 0 and 65535, got ${this.port}`)
+    // Development tooling: not installed in a production build, where listing the
+    // commands imports every command file. The defaults are the package's.
+    const { DEFAULT_ACCOUNT_BALANCE, DEFAULT_BLOCK_TIME_MS, DEFAULT_DEVNET_PORT, startDevnet } =
+      await import('@tollbooth/devnet')
+    const port = this.port ?? DEFAULT_DEVNET_PORT
+    const blockTime = this.blockTime ?? DEFAULT_BLOCK_TIME_MS
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      return this.#fail(`--port must be an integer between 0 and 65535, got ${port}`)
     }
-    if (!Number.isFinite(this.blockTime) || this.blockTime < 0) {
+    if (!Number.isFinite(blockTime) || blockTime < 0) {
       return this.#fail(
-        `--block-time must be 0 or a positive number of milliseconds, got ${this.blockTime}`
+        `--block-time must be 0 or a positive number of milliseconds, got ${blockTime}`
       )
     }
 
     const funded = this.fund ?? []
     try {
       this.#devnet = await startDevnet({
-        port: this.port,
+        port,
         host: this.host,
-        blockTimeMs: this.blockTime,
+        blockTimeMs: blockTime,
         fund: funded.map((address) => ({ address, amount: DEFAULT_ACCOUNT_BALANCE })),
       })
     } catch (error) {
@@ -64,9 +63,7 @@ export default class DevnetCommand extends BaseCommand {
 
     const devnet = this.#devnet
     const blocks =
-      this.blockTime === 0
-        ? 'a block per accepted transaction'
-        : `a block every ${this.blockTime} ms`
+      blockTime === 0 ? 'a block per accepted transaction' : `a block every ${blockTime} ms`
     this.logger.success(`Stacks devnet listening on ${devnet.url} (${blocks})`)
     this.logger.info('each account below holds 100,000,000 STX; the keys are public, devnet only')
 

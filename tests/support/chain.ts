@@ -6,7 +6,7 @@ import { PaymentRecords } from '#payments/payment_records'
 import { PaymentPreflight } from '#payments/payment_preflight'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
-import { type Devnet, startDevnet } from '#chain/devnet/main'
+import { type Devnet, startDevnet } from '@tollbooth/devnet'
 
 export interface AppChainOptions {
   /** Build the app's Stacks client (e.g. one that counts its calls). */

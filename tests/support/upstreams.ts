@@ -2,7 +2,7 @@ import type { Group } from '@japa/runner/core'
 import type { AdapterContext, BuiltinAdapter, BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 import { FetchUpstreamHttp } from '#feeds/builtin/upstream_http'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
-import { UpstreamSimulator } from '#feeds/builtin/simulator/upstream_simulator'
+import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 
 export const TEST_SETTINGS: BuiltinFeedsSettings = {
   smartMoneyWallets: [

@@ -10,7 +10,7 @@ import { FeedStats } from '#feeds/feed_stats'
 import { sources } from '#feeds/define_config'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
-import { UpstreamSimulator } from '#feeds/builtin/simulator/upstream_simulator'
+import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import Feed from '#models/feed'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 

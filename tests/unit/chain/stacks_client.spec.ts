@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import { StacksClient } from '#chain/stacks_client'
 import { E_CHAIN_NODE_BAD_ANSWER, E_CHAIN_NODE_UNAVAILABLE } from '#chain/exceptions'
-import { DEFAULT_ACCOUNT_BALANCE } from '#chain/devnet/main'
+import { DEFAULT_ACCOUNT_BALANCE } from '@tollbooth/devnet'
 import { RECIPIENT, SENDER, transfer, useDevnet } from '#tests/support/devnet'
 
 test.group('Stacks client against the devnet', (group) => {

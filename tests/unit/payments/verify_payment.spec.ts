@@ -20,7 +20,7 @@ import {
   type VerificationResult,
 } from '#payments/verify_payment'
 import type { PaymentErrorCode } from '#payments/payment_errors'
-import { DEVNET_ACCOUNTS } from '#chain/devnet/main'
+import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
 import { FEE, RECIPIENT, SENDER, transfer } from '#tests/support/devnet'
 
 const PRICE = 5_000n

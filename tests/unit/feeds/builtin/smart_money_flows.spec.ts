@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import smartMoneyFlows, { flowSignal } from '#feeds/builtin/adapters/smart_money_flows'
-import { BUSY_ADDRESS } from '#feeds/builtin/simulator/fixtures/ethplorer_addresses'
+import { BUSY_ADDRESS } from '@tollbooth/upstream-simulator'
 import { UpstreamFailure } from '#feeds/builtin/upstream_http'
 import { TEST_SETTINGS, useUpstreamSimulator } from '#tests/support/upstreams'
 

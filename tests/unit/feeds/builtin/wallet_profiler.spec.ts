@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { errors as vineErrors } from '@vinejs/vine'
 import walletProfiler from '#feeds/builtin/adapters/wallet_profiler'
-import { FRESH_ADDRESS } from '#feeds/builtin/simulator/fixtures/ethplorer_addresses'
+import { FRESH_ADDRESS } from '@tollbooth/upstream-simulator'
 import { UpstreamFailure } from '#feeds/builtin/upstream_http'
 import { useUpstreamSimulator } from '#tests/support/upstreams'
 

@@ -1,4 +1,5 @@
-import { normaliseTxid } from '../broadcast_outcome.js'
+import { without0x } from '@stacks/common'
+
 /**
  * Scripted misbehaviour for the devnet, so the service's retry, timeout and
  * failed-payment paths can be exercised against a real HTTP server.
@@ -47,11 +48,11 @@ export class FaultInjector {
 
   /** When mined, this transaction fails with `abort_by_response` (fee charged, nothing moved). */
   abort(txid: string): void {
-    this.#aborted.add(normaliseTxid(txid))
+    this.#aborted.add(without0x(txid).toLowerCase())
   }
 
   isAborted(txid: string): boolean {
-    return this.#aborted.has(normaliseTxid(txid))
+    return this.#aborted.has(without0x(txid).toLowerCase())
   }
 
   clear(): void {

@@ -1,16 +1,7 @@
 import { test } from '@japa/runner'
-import { DEFAULT_ACCOUNT_BALANCE } from '#chain/devnet/main'
-import {
-  FEE,
-  RECIPIENT,
-  SENDER,
-  broadcast,
-  broadcastStatus,
-  transfer,
-  txStatus,
-  txStatusOf,
-  useDevnet,
-} from '#tests/support/devnet'
+import { DEFAULT_ACCOUNT_BALANCE } from '../src/index.js'
+import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
+import { broadcastStatus, txStatus, txStatusOf } from './helpers.js'
 
 const CLOCK_MS = Date.UTC(2025, 0, 2, 3, 4, 5)
 

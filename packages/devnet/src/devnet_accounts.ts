@@ -2,7 +2,7 @@
  * The pre-funded accounts of the local devnet: Clarinet's well-known devnet
  * keys (its default `settings/Devnet.toml`), so wallets and scripts that already
  * know them work unchanged. Every key below is checked to derive its address
- * in tests/unit/chain/devnet/devnet_accounts.spec.ts.
+ * in tests/devnet_accounts.spec.ts.
  *
  * These keys are public knowledge. They must never hold anything of value.
  */

@@ -6,8 +6,9 @@ import {
   fetchNonce,
   makeSTXTokenTransfer,
 } from '@stacks/transactions'
-import { DEFAULT_ACCOUNT_BALANCE } from '#chain/devnet/main'
-import { RECIPIENT, SENDER, eventually, txStatus, useDevnet } from '#tests/support/devnet'
+import { DEFAULT_ACCOUNT_BALANCE } from '../src/index.js'
+import { RECIPIENT, SENDER, useDevnet } from '../src/testing.js'
+import { eventually, txStatus } from './helpers.js'
 
 test.group('Devnet with an unmodified stacks.js client', (group) => {
   const devnet = useDevnet(group, { blockTimeMs: 0 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { UpstreamName } from '#feeds/builtin/upstreams'
+import type { SimulatedUpstream } from './upstreams.js'
 
 export interface SimulatedRequest {
   method: string
@@ -39,7 +39,7 @@ export interface SimulatedRoute {
  * `docs` names the public documentation the format follows.
  */
 export interface UpstreamFixture {
-  upstream: UpstreamName
+  upstream: SimulatedUpstream
   docs: string
   routes: SimulatedRoute[]
 }

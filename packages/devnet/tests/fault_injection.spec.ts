@@ -1,18 +1,7 @@
 import { test } from '@japa/runner'
-import { DEFAULT_ACCOUNT_BALANCE, startDevnet } from '#chain/devnet/main'
-import {
-  FEE,
-  RECIPIENT,
-  SENDER,
-  broadcast,
-  broadcastStatus,
-  httpStatus,
-  postJson,
-  transfer,
-  txStatus,
-  txStatusOf,
-  useDevnet,
-} from '#tests/support/devnet'
+import { DEFAULT_ACCOUNT_BALANCE, startDevnet } from '../src/index.js'
+import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
+import { broadcastStatus, httpStatus, postJson, txStatus, txStatusOf } from './helpers.js'
 
 test.group('Devnet fault injection', (group) => {
   const devnet = useDevnet(group, { hangMs: 150 })

@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import { privateKeyToAddress } from '@stacks/transactions'
-import { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, startDevnet } from '#chain/devnet/main'
-import { getJson } from '#tests/support/devnet'
+import { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, startDevnet } from '../src/index.js'
+import { getJson } from './helpers.js'
 
 test.group('Devnet accounts', () => {
   test('every pre-funded private key derives the address it is listed with', ({ assert }) => {

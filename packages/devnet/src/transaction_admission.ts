@@ -2,18 +2,19 @@ import { ChainId, TransactionVersion } from '@stacks/network'
 import {
   AnchorMode,
   AuthType,
+  BytesReader,
   PayloadType,
   PostConditionMode,
+  addressFromVersionHash,
+  addressHashModeToVersion,
+  addressToString,
+  deserializeTransaction,
   isTokenTransferPayload,
   txidFromData,
+  type StacksTransactionWire,
 } from '@stacks/transactions'
 import type { TransferTx } from './chain_state.js'
 import { isTestnetPrincipal } from './principals.js'
-import {
-  decodeCanonicalTransaction,
-  errorMessage,
-  originAddress,
-} from '../canonical_transaction.js'
 
 /**
  * The mempool admission rules of a stacks-node, applied to one submitted
@@ -74,9 +75,8 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
     rejection: { txid, reason, reason_data: data },
   })
 
-  const decoded = decodeCanonicalTransaction(bytes)
-  if (!decoded.ok) return reject('Deserialization', { message: decoded.reason })
-  const wire = decoded.tx
+  const wire = deserialize(bytes)
+  if (typeof wire === 'string') return reject('Deserialization', { message: wire })
 
   if (view.isKnown(txid)) return { outcome: 'duplicate', txid }
 
@@ -97,7 +97,7 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
     wire.verifyOrigin()
   } catch (error) {
     return reject('SignatureValidation', {
-      message: `origin signature does not verify: ${errorMessage(error)}`,
+      message: `origin signature does not verify: ${messageOf(error)}`,
     })
   }
 
@@ -114,7 +114,12 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
   }
 
   const condition = wire.auth.spendingCondition
-  const sender = originAddress(wire, 'testnet')
+  const sender = addressToString(
+    addressFromVersionHash(
+      addressHashModeToVersion(condition.hashMode, 'testnet'),
+      condition.signer
+    )
+  )
   const recipient = payload.recipient.value
   if (!isTestnetPrincipal(recipient)) {
     return reject('BadAddressVersionByte', {
@@ -194,6 +199,40 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
       postConditionMode: postConditionModeName(wire.postConditionMode),
     },
   }
+}
+
+/**
+ * What a stacks-node deserializes: exactly one transaction, nothing missing,
+ * nothing after it, and re-encoding gives the same bytes (the txid is the
+ * hash of the submitted bytes). Returns the reason when it is not.
+ */
+function deserialize(bytes: Uint8Array): StacksTransactionWire | string {
+  if (bytes.length === 0) return 'the transaction is empty'
+  const reader = new BytesReader(bytes)
+  let wire: StacksTransactionWire
+  try {
+    wire = deserializeTransaction(reader)
+  } catch (error) {
+    return `the transaction does not decode: ${messageOf(error)}`
+  }
+  if (reader.consumed > bytes.length) return 'the transaction is truncated'
+  if (reader.consumed < bytes.length) {
+    return `${bytes.length - reader.consumed} trailing byte(s) after the transaction`
+  }
+  let again: Uint8Array
+  try {
+    again = wire.serializeBytes()
+  } catch (error) {
+    return `the transaction does not re-encode: ${messageOf(error)}`
+  }
+  if (!Buffer.from(again).equals(Buffer.from(bytes))) {
+    return 'the transaction is not canonically encoded'
+  }
+  return wire
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
 /** How stacks-node renders u128 amounts in NotEnoughFunds: 0x + 32 hex digits. */

@@ -1,16 +1,7 @@
 import { test } from '@japa/runner'
 import { serializePayloadBytes } from '@stacks/transactions'
-import {
-  FEE,
-  RECIPIENT,
-  SENDER,
-  broadcast,
-  getJson,
-  httpStatus,
-  postJson,
-  transfer,
-  useDevnet,
-} from '#tests/support/devnet'
+import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
+import { getJson, httpStatus, postJson } from './helpers.js'
 
 const UNKNOWN_TXID = 'ab'.repeat(32)
 

@@ -1,15 +1,8 @@
 import { test } from '@japa/runner'
 import { STACKS_DEVNET } from '@stacks/network'
 import { Cl, makeContractCall, makeSTXTokenTransfer, randomPrivateKey } from '@stacks/transactions'
-import {
-  FEE,
-  SENDER,
-  broadcast,
-  broadcastStatus,
-  transfer,
-  useDevnet,
-  type Rejection,
-} from '#tests/support/devnet'
+import { FEE, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
+import { broadcastStatus, type Rejection } from './helpers.js'
 
 /** Offset of the 65-byte signature in a standard single-sig transaction. */
 const SIGNATURE_OFFSET = 1 + 4 + 1 + 1 + 20 + 8 + 8 + 1

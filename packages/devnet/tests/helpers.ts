@@ -1,0 +1,77 @@
+import type { StacksTransactionWire } from '@stacks/transactions'
+import type { Devnet } from '../src/index.js'
+import { broadcast, type JsonResponse } from '../src/testing.js'
+
+export async function getJson<T = Record<string, unknown>>(
+  devnet: Devnet,
+  path: string
+): Promise<JsonResponse<T>> {
+  const response = await fetch(`${devnet.url}${path}`)
+  return { status: response.status, headers: response.headers, body: (await response.json()) as T }
+}
+
+export async function postJson<T = Record<string, unknown>>(
+  devnet: Devnet,
+  path: string,
+  body: unknown,
+  method = 'POST'
+): Promise<JsonResponse<T>> {
+  const response = await fetch(`${devnet.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  return { status: response.status, headers: response.headers, body: (await response.json()) as T }
+}
+
+export interface Rejection {
+  error: string
+  reason: string
+  reason_data: Record<string, unknown>
+  txid: string
+}
+
+export type HiroTx = Record<string, unknown> & {
+  tx_id: string
+  tx_status: string
+  block_height?: number
+  tx_result?: { hex: string; repr: string }
+}
+
+export function txStatus(devnet: Devnet, txid: string): Promise<JsonResponse<HiroTx>> {
+  return getJson<HiroTx>(devnet, `/extended/v1/tx/0x${txid}`)
+}
+
+/** Polls until `check` passes, every 10 ms for at most `withinMs`. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  withinMs = 1000
+): Promise<T> {
+  const deadline = Date.now() + withinMs
+  for (;;) {
+    const value = await read()
+    if (check(value) || Date.now() > deadline) return value
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** The HTTP status of a GET, body discarded. */
+export async function httpStatus(devnet: Devnet, path: string): Promise<number> {
+  const response = await fetch(`${devnet.url}${path}`)
+  await response.body?.cancel()
+  return response.status
+}
+
+export async function broadcastStatus(
+  devnet: Devnet,
+  tx: StacksTransactionWire | Uint8Array
+): Promise<number> {
+  const response = await broadcast(devnet, tx)
+  return response.status
+}
+
+export async function txStatusOf(devnet: Devnet, txid: string): Promise<string> {
+  const response = await txStatus(devnet, txid)
+  return response.body.tx_status
+}
