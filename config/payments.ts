@@ -21,8 +21,8 @@ const paymentsConfig = {
   confirmation: { firstPollMs: 500, pollIntervalMs: 2_000, lookupBatchMs: 10 },
   /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
   reconcile: { graceSeconds: 30, releaseAfterSeconds: 600, batchSize: 500 },
-  /** How long a payer's balance and nonce are reused between payments. */
-  payerAccountTtlMs: 3_000,
+  /** How long a payer's balance and nonce are reused between payments, for how many payers. */
+  payerAccounts: { ttlMs: 3_000, maxEntries: 10_000 },
   /** Highest network fee a payment may carry, in µSTX. */
   maxFeeMicrostx: DEFAULT_MAX_FEE,
 }

@@ -11,6 +11,8 @@ const providersConfig = {
     maxBytes: 262_144,
     /** How long a report is reused for the same handle and website. */
     cacheTtlMs: 60_000,
+    /** How many reports one instance keeps. */
+    cacheMaxEntries: 1_000,
   },
 }
 

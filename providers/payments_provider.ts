@@ -37,12 +37,11 @@ export default class PaymentsProvider {
       return this.#watcher
     })
     this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
-      const clock = await resolver.make(Clock)
-      return new CachedPayerAccounts(await resolver.make(StacksClient), {
-        ttlMs: config().payerAccountTtlMs,
-        maxEntries: 10_000,
-        now: () => clock.now(),
-      })
+      return new CachedPayerAccounts(
+        await resolver.make(StacksClient),
+        await resolver.make(Clock),
+        config().payerAccounts
+      )
     })
     this.app.container.singleton(LocalSettlement, async (resolver) => {
       return new LocalSettlement(
