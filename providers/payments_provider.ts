@@ -32,6 +32,7 @@ export default class PaymentsProvider {
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
       this.#watcher = new ConfirmationWatcher(
         await resolver.make(StacksClient),
+        await resolver.make(Clock),
         config().confirmation
       )
       return this.#watcher

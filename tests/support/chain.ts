@@ -45,6 +45,7 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   const clock = await app.container.make(Clock)
   const watcher = new ConfirmationWatcher(
     client,
+    clock,
     appOptions.confirmationPolls ?? { firstPollMs: 5, pollIntervalMs: 20 }
   )
   const payerAccounts =
