@@ -48,7 +48,8 @@ export default class PaymentsProvider {
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(ConfirmationWatcher),
-        config().broadcast
+        config().broadcast,
+        await resolver.make(Clock)
       )
     })
     this.app.container.singleton(PaymentSettlement, async (resolver) => {

@@ -57,7 +57,12 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
         })
   app.container.swap(StacksClient, () => client)
   app.container.swap(ConfirmationWatcher, () => watcher)
-  const settlement = new LocalSettlement(client, watcher, { attempts: 3, firstDelayMs: 5 })
+  const settlement = new LocalSettlement(
+    client,
+    watcher,
+    { attempts: 3, firstDelayMs: 5, maxRetryAfterMs: 5 },
+    clock
+  )
   const preflight = new PaymentPreflight(
     watcher,
     payerAccounts,
