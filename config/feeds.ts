@@ -59,4 +59,5 @@ export default defineConfig({
     }),
   },
   cache: { maxEntries: 1_000 },
+  directory: { ttlMs: 1_000, maxEntries: 10_000 },
 })

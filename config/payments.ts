@@ -18,12 +18,16 @@ const paymentsConfig = defineConfig({
   facilitatorTimeoutMs: 5_000,
   /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
   settlementBudgetMs: 25_000,
-  broadcast: { attempts: 3, firstDelayMs: 500 },
+  /**
+   * Broadcast tries on 429: the node's Retry-After is honoured up to
+   * maxRetryAfterMs (two waits at most take 4 s of the budget), else 500 ms, 1 s.
+   */
+  broadcast: { attempts: 3, firstDelayMs: 500, maxRetryAfterMs: 2_000 },
   confirmation: { firstPollMs: 500, pollIntervalMs: 2_000, lookupBatchMs: 10 },
   /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
   reconcile: { graceSeconds: 30, releaseAfterSeconds: 600, batchSize: 500 },
-  /** How long a payer's balance and nonce are reused between payments. */
-  payerAccountTtlMs: 3_000,
+  /** How long a payer's balance and nonce are reused between payments, for how many payers. */
+  payerAccounts: { ttlMs: 3_000, maxEntries: 10_000 },
   /** Highest network fee a payment may carry, in µSTX. */
   maxFeeMicrostx: DEFAULT_MAX_FEE,
 })

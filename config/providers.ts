@@ -1,19 +1,19 @@
+import { defineConfig } from '#provider_accounts/define_config'
+
 /**
  * Limits of the provider discovery-manifest check (GET /providers/:handle/manifest).
  * The fetch goes to a provider-controlled website, so it is short and capped:
  * a slow or oversized site only makes the report say so.
  */
-const providersConfig = {
+const providersConfig = defineConfig({
   manifest: {
-    /** One deadline for DNS, every redirect hop and the body. */
     timeoutMs: 4_000,
     /** 256 KiB: a manifest is a small JSON file. */
     maxBytes: 262_144,
-    /** How long a report is reused for the same handle and website. */
     cacheTtlMs: 60_000,
+    cacheMaxEntries: 1_000,
   },
-}
+})
 
 export default providersConfig
-export type ProvidersConfig = typeof providersConfig
-export type ManifestConfig = ProvidersConfig['manifest']
+export type { ManifestConfig, ProvidersConfig } from '#provider_accounts/define_config'

@@ -8,23 +8,24 @@ import { FeedSourceManager } from '#feeds/feed_source_manager'
 import type { FeedsConfig } from '#feeds/define_config'
 
 /**
- * Binds the feed source manager (`feeds.sources`), the per-process feed cache
- * and the reader that shares them (one in-flight fetch per feed and query) as
- * singletons, and closes the drivers at shutdown.
+ * Binds as singletons the feed source manager (`feeds.sources`), the
+ * per-process feed cache and the reader that shares them (one in-flight fetch
+ * per feed and query), and the feed directory (look-ups by slug); closes the
+ * drivers at shutdown. Cache sizes and TTLs come from config/feeds.ts.
  */
 export default class FeedsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
     this.app.container.singleton(FeedSourceManager, () => {
-      return new FeedSourceManager(this.app.config.get<FeedsConfig>('feeds'))
+      return new FeedSourceManager(this.#config())
     })
     this.app.container.alias('feeds.sources', FeedSourceManager)
-    this.app.container.singleton(FeedCache, () => {
-      return new FeedCache(this.app.config.get<FeedsConfig>('feeds').cache.maxEntries)
+    this.app.container.singleton(FeedCache, async (resolver) => {
+      return new FeedCache(await resolver.make(Clock), this.#config().cache)
     })
     this.app.container.singleton(FeedDirectory, async (resolver) => {
-      return new FeedDirectory(await resolver.make(Clock))
+      return new FeedDirectory(await resolver.make(Clock), this.#config().directory)
     })
     this.app.container.singleton(FeedReader, async (resolver) => {
       return new FeedReader(
@@ -34,6 +35,10 @@ export default class FeedsProvider {
         await resolver.make(Clock)
       )
     })
+  }
+
+  #config() {
+    return this.app.config.get<FeedsConfig>('feeds')
   }
 
   async shutdown() {

@@ -33,23 +33,24 @@ export default class PaymentsProvider {
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
       this.#watcher = new ConfirmationWatcher(
         await resolver.make(StacksClient),
+        await resolver.make(Clock),
         config.confirmation
       )
       return this.#watcher
     })
     this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
-      const clock = await resolver.make(Clock)
-      return new CachedPayerAccounts(await resolver.make(StacksClient), {
-        ttlMs: config.payerAccountTtlMs,
-        maxEntries: 10_000,
-        now: () => clock.now(),
-      })
+      return new CachedPayerAccounts(
+        await resolver.make(StacksClient),
+        await resolver.make(Clock),
+        config.payerAccounts
+      )
     })
     this.app.container.singleton(LocalSettlement, async (resolver) => {
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(ConfirmationWatcher),
-        config.broadcast
+        config.broadcast,
+        await resolver.make(Clock)
       )
     })
     this.app.container.singleton(PaymentSettlement, async (resolver) => {

@@ -78,11 +78,9 @@ export function decideBroadcastOutcome(
     return { kind: 'unknown', detail: 'the node answered 200 without a transaction id' }
   }
   if (status === 429) {
-    const seconds = Number(retryAfter)
-    return {
-      kind: 'rate_limited',
-      retryAfterSeconds: Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined,
-    }
+    // Delay-seconds only (an HTTP date is not honoured); absent is not "0 seconds".
+    const seconds = /^\s*\d+\s*$/.test(retryAfter ?? '') ? Number(retryAfter) : undefined
+    return { kind: 'rate_limited', retryAfterSeconds: seconds }
   }
   if (status >= 400 && status < 500 && isRejectionBody(body)) {
     return {

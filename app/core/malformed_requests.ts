@@ -10,7 +10,10 @@ import type { Socket } from 'node:net'
 /**
  * Requests that never reach the router — refused by Node's HTTP parser, or
  * with a URL the framework cannot decode — still get the service's JSON
- * error shape and a request id, not an empty or text/plain answer.
+ * error shape and a request id, not an empty or text/plain answer. The id is
+ * a `randomUUID()`, as the framework's own (its default `createRequestId`):
+ * the framework exports no generator, and no framework request, hence no
+ * `request.id()`, exists for these.
  */
 
 interface Refusal {

@@ -6,7 +6,10 @@ export interface FeedsConfig {
   sources: Record<string, FeedSourceDriverFactory>
   /** Where the built-in feeds' upstreams are simulated (development, tests); undefined in production. */
   upstreamSimulatorUrl?: string
+  /** The last good payloads (FeedCache): how many feed + query entries one instance keeps. */
   cache: { maxEntries: number }
+  /** Feed look-ups by slug for the paid routes (FeedDirectory). */
+  directory: { ttlMs: number; maxEntries: number }
 }
 
 export function defineConfig(config: FeedsConfig): FeedsConfig {

@@ -1,40 +1,41 @@
+import type { LRUCache } from 'lru-cache'
+import type { Clock } from '#core/clock'
+import { clockedLruCache } from '#core/clocked_lru_cache'
 import type { FeedPayload } from '#feeds/source_driver'
 
-interface Entry {
+export interface CachedPayload {
   payload: FeedPayload
   fetchedAt: number
 }
 
 /**
  * The last good payload per feed and query, in process memory, bounded
- * (least recently used entries go first). Each app instance keeps its own:
- * upstream load grows with instances × 1/TTL, never with buyers.
+ * (least recently used entries go first), each dropped once too old to be
+ * served at all. Each app instance keeps its own: upstream load grows with
+ * instances × 1/TTL, never with buyers.
  */
 export class FeedCache {
-  #entries = new Map<string, Entry>()
+  #entries: LRUCache<string, CachedPayload>
 
-  constructor(private maxEntries: number) {}
-
-  get(key: string): Entry | undefined {
-    const entry = this.#entries.get(key)
-    if (entry) {
-      this.#entries.delete(key)
-      this.#entries.set(key, entry)
-    }
-    return entry
+  constructor(
+    private clock: Clock,
+    options: { maxEntries: number }
+  ) {
+    this.#entries = clockedLruCache(clock, { max: options.maxEntries })
   }
 
-  set(key: string, payload: FeedPayload, fetchedAt: number) {
-    this.#entries.delete(key)
-    this.#entries.set(key, { payload, fetchedAt })
-    while (this.#entries.size > this.maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!)
-    }
+  get(key: string): CachedPayload | undefined {
+    return this.#entries.get(key)
+  }
+
+  /** Keeps the payload, fetched now, for `keepMs`. */
+  set(key: string, payload: FeedPayload, keepMs: number) {
+    this.#entries.set(key, { payload, fetchedAt: this.clock.now() }, { ttl: keepMs })
   }
 
   /** Drops every cached payload of one feed (its source settings changed). */
   forgetFeed(feedId: string) {
-    for (const key of this.#entries.keys()) {
+    for (const key of [...this.#entries.keys()]) {
       if (key.startsWith(`${feedId}?`)) this.#entries.delete(key)
     }
   }

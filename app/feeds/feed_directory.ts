@@ -1,30 +1,36 @@
-import { type Clock } from '#core/clock'
-import { ExpiringCache } from '#core/expiring_cache'
+import type { LRUCache } from 'lru-cache'
+import type { Clock } from '#core/clock'
+import { clockedLruCache } from '#core/clocked_lru_cache'
 import Feed from '#models/feed'
 
+type LookUp = () => Promise<Feed | null>
+
 /**
- * Looks feeds up by slug for the paid routes, keeping each answer for a
- * second: every request of a busy feed would otherwise cost a database
- * round-trip before the 402 is even built. A paused or repriced feed is seen
- * within that second; payments are always checked against the price of the
- * feed row that built the requirements.
+ * Looks feeds up by slug for the paid routes, keeping each answer (found or
+ * not) for `ttlMs`, a second by default: every request of a busy feed would
+ * otherwise cost a database round-trip before the 402 is even built.
+ * Concurrent requests share one query; a failed one is not kept. A paused or
+ * repriced feed is seen within the TTL; payments are always checked against
+ * the price of the feed row that built the requirements.
  */
 export class FeedDirectory {
-  #cache: ExpiringCache<Feed | null>
+  #answers: LRUCache<string, { feed: Feed | null }, LookUp>
 
-  constructor(clock: Clock, ttlMs = 1_000) {
-    this.#cache = new ExpiringCache({ ttlMs, maxEntries: 10_000, now: () => clock.now() })
+  constructor(clock: Clock, options: { ttlMs: number; maxEntries: number }) {
+    this.#answers = clockedLruCache(clock, {
+      ttlMs: options.ttlMs,
+      max: options.maxEntries,
+      fetchMethod: async (_key, _previous, { context: lookUp }) => ({ feed: await lookUp() }),
+    })
   }
 
   builtin(slug: string): Promise<Feed | null> {
-    return this.#cache.get(slug, () =>
-      Feed.query().where('slug', slug).whereNull('provider_id').first()
-    )
+    return this.#find(slug, () => Feed.query().where('slug', slug).whereNull('provider_id').first())
   }
 
   /** A live feed of an active provider, by handle and slug. */
   ofProvider(handle: string, slug: string): Promise<Feed | null> {
-    return this.#cache.get(`p/${handle}/${slug}`, () =>
+    return this.#find(`p/${handle}/${slug}`, () =>
       Feed.query()
         .where('slug', slug)
         .whereNull('deleted_at')
@@ -35,6 +41,11 @@ export class FeedDirectory {
 
   /** Drops cached answers after a feed changes (other instances see it within the TTL). */
   forget() {
-    this.#cache.clear()
+    this.#answers.clear()
+  }
+
+  async #find(key: string, lookUp: LookUp) {
+    const { feed } = await this.#answers.forceFetch(key, { context: lookUp })
+    return feed
   }
 }

@@ -46,7 +46,7 @@ export class FeedReader {
       try {
         const payload = await driver.fetch(feed, { query })
         await this.stats.recordSourceCall(feed.id, true)
-        if (ttl !== null) this.cache.set(key, payload, this.clock.now())
+        if (ttl !== null) this.cache.set(key, payload, 2 * ttl)
         return payload
       } catch (error) {
         if (!(error instanceof SourceUnavailable)) throw error

@@ -1,4 +1,5 @@
 import type { StacksClient, TransactionStatus } from '#chain/stacks_client'
+import type { CancelTimeout, Clock } from '#core/clock'
 
 export type ConfirmationOutcome =
   | { state: 'confirmed'; status: TransactionStatus }
@@ -22,7 +23,7 @@ interface Lookup {
 
 interface Waiter {
   resolve(outcome: ConfirmationOutcome): void
-  deadline: NodeJS.Timeout
+  cancelDeadline: CancelTimeout
 }
 
 /**
@@ -30,17 +31,18 @@ interface Waiter {
  * resolves them in batches: one `/extended/v1/tx/multiple` call per poll for
  * every waiting payment, so chain API calls grow with blocks, not buyers.
  * One-off look-ups ("does the node know this txid?") ride on the same calls.
- * Polling stops when nobody waits.
+ * Polling stops when nobody waits. Its timers run on the Clock.
  */
 export class ConfirmationWatcher {
   #waiting = new Map<string, Set<Waiter>>()
   #lookups = new Map<string, Lookup[]>()
-  #timer?: NodeJS.Timeout
+  #cancelPoll?: CancelTimeout
   #dueAt = 0
   #polling = false
 
   constructor(
     private chain: Pick<StacksClient, 'getTransactions'>,
+    private clock: Clock,
     private options: ConfirmationWatcherOptions
   ) {}
 
@@ -54,7 +56,7 @@ export class ConfirmationWatcher {
       const waiters = this.#waiting.get(txid) ?? new Set<Waiter>()
       const waiter: Waiter = {
         resolve,
-        deadline: setTimeout(() => {
+        cancelDeadline: this.clock.setTimeout(() => {
           waiters.delete(waiter)
           if (waiters.size === 0) this.#waiting.delete(txid)
           resolve({ state: 'pending' })
@@ -77,11 +79,11 @@ export class ConfirmationWatcher {
   }
 
   stop() {
-    clearTimeout(this.#timer)
-    this.#timer = undefined
+    this.#cancelPoll?.()
+    this.#cancelPoll = undefined
     for (const [txid, waiters] of this.#waiting) {
       for (const waiter of waiters) {
-        clearTimeout(waiter.deadline)
+        waiter.cancelDeadline()
         waiter.resolve({ state: 'pending' })
       }
       this.#waiting.delete(txid)
@@ -95,17 +97,17 @@ export class ConfirmationWatcher {
   /** Polls in `delayMs` unless a poll is already due sooner (a later request never delays it). */
   #schedule(delayMs: number) {
     if (this.#polling) return
-    const dueAt = Date.now() + delayMs
-    if (this.#timer) {
+    const dueAt = this.clock.now() + delayMs
+    if (this.#cancelPoll) {
       if (this.#dueAt <= dueAt) return
-      clearTimeout(this.#timer)
+      this.#cancelPoll()
     }
     this.#dueAt = dueAt
-    this.#timer = setTimeout(() => void this.#poll(), delayMs)
+    this.#cancelPoll = this.clock.setTimeout(() => void this.#poll(), delayMs)
   }
 
   async #poll() {
-    this.#timer = undefined
+    this.#cancelPoll = undefined
     const lookups = this.#lookups
     this.#lookups = new Map()
     if (this.#waiting.size === 0 && lookups.size === 0) return
@@ -124,7 +126,7 @@ export class ConfirmationWatcher {
           status,
         }
         for (const waiter of this.#waiting.get(txid) ?? []) {
-          clearTimeout(waiter.deadline)
+          waiter.cancelDeadline()
           waiter.resolve(outcome)
         }
         this.#waiting.delete(txid)

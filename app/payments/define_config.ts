@@ -18,8 +18,8 @@ export interface PaymentsConfigValues {
   confirmation: ConfirmationWatcherOptions
   /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
   reconcile: ReconcileOptions
-  /** How long a payer's balance and nonce are reused between payments. */
-  payerAccountTtlMs: number
+  /** How long a payer's balance and nonce are reused between payments, for how many payers. */
+  payerAccounts: { ttlMs: number; maxEntries: number }
   /** Highest network fee a payment may carry, in µSTX. */
   maxFeeMicrostx: bigint
 }

@@ -1,5 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import { StacksClient } from '#chain/stacks_client'
+import { Clock } from '#core/clock'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentRecords } from '#payments/payment_records'
@@ -11,7 +12,7 @@ import { type Devnet, startDevnet } from '@tollbooth/devnet'
 export interface AppChainOptions {
   /** Build the app's Stacks client (e.g. one that counts its calls). */
   client?: (baseUrl: string) => StacksClient
-  /** How long payer look-ups are reused; 0 in tests so balances are always fresh. */
+  /** Reuse payer look-ups this long, as in production; unset, they are not cached (always fresh). */
   payerAccountTtlMs?: number
   /** Poll cadence of the confirmation watcher. */
   confirmationPolls?: { firstPollMs: number; pollIntervalMs: number }
@@ -41,24 +42,32 @@ export async function pointAppAtDevnet(
 /** The app's StacksClient, confirmation watcher and payer look-ups pointed at the node at `url`. */
 export async function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
   const client = appOptions.client?.(url) ?? new StacksClient({ baseUrl: url, timeoutMs: 1_000 })
+  const clock = await app.container.make(Clock)
   const watcher = new ConfirmationWatcher(
     client,
+    clock,
     appOptions.confirmationPolls ?? { firstPollMs: 5, pollIntervalMs: 20 }
   )
-  const payerAccounts = new CachedPayerAccounts(client, {
-    ttlMs: appOptions.payerAccountTtlMs ?? 0,
-    maxEntries: 1_000,
-    now: Date.now,
-  })
+  const payerAccounts =
+    appOptions.payerAccountTtlMs === undefined
+      ? client
+      : new CachedPayerAccounts(client, clock, {
+          ttlMs: appOptions.payerAccountTtlMs,
+          maxEntries: 1_000,
+        })
   app.container.swap(StacksClient, () => client)
   app.container.swap(ConfirmationWatcher, () => watcher)
-  app.container.swap(CachedPayerAccounts, () => payerAccounts)
-  const settlement = new LocalSettlement(client, watcher, { attempts: 3, firstDelayMs: 5 })
+  const settlement = new LocalSettlement(
+    client,
+    watcher,
+    { attempts: 3, firstDelayMs: 5, maxRetryAfterMs: 5 },
+    clock
+  )
   const preflight = new PaymentPreflight(
     watcher,
     payerAccounts,
     await app.container.make(PaymentRecords),
-    Date.now
+    () => clock.now()
   )
   app.container.swap(LocalSettlement, () => settlement)
   app.container.swap(PaymentPreflight, () => preflight)
@@ -69,7 +78,6 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
       watcher.stop()
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)
-      app.container.restore(CachedPayerAccounts)
       app.container.restore(LocalSettlement)
       app.container.restore(PaymentPreflight)
       app.container.restore(PaymentSettlement)

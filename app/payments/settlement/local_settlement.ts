@@ -1,5 +1,6 @@
 import { normaliseTxid } from '#chain/broadcast_outcome'
 import type { StacksClient } from '#chain/stacks_client'
+import type { Clock } from '#core/clock'
 import { broadcastTransaction, type BroadcastRetryOptions } from '#payments/broadcast_transaction'
 import type { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
@@ -7,15 +8,17 @@ import type { VerifiedPayment } from '#payments/verify_payment'
 
 /**
  * Settlement in this process (the paywall's default and the built-in
- * facilitator's code): broadcast with retries on 429, then the block awaited
- * through the shared batching watcher, so concurrent payments share chain
- * calls. Its checks before the fetch are the paywall's own (PaymentPreflight).
+ * facilitator's code): broadcast with retries on 429, then the block awaited,
+ * within what the broadcast left of the wait, through the shared batching
+ * watcher, so concurrent payments share chain calls. Its checks before the
+ * fetch are the paywall's own (PaymentPreflight).
  */
 export class LocalSettlement extends PaymentSettlement {
   constructor(
     private stacks: Pick<StacksClient, 'broadcast'>,
     private watcher: ConfirmationWatcher,
-    private broadcast: BroadcastRetryOptions
+    private broadcast: BroadcastRetryOptions,
+    private clock: Clock
   ) {
     super()
   }
@@ -25,13 +28,22 @@ export class LocalSettlement extends PaymentSettlement {
     _price: bigint,
     { waitMs }: { waitMs: number }
   ): Promise<SettlementOutcome> {
-    const outcome = await broadcastTransaction(this.stacks, payment.bytes, this.broadcast)
+    const startedAt = this.clock.now()
+    const outcome = await broadcastTransaction(
+      this.stacks,
+      payment.bytes,
+      this.broadcast,
+      this.clock
+    )
     if (outcome.kind === 'rejected') return { state: 'rejected', code: outcome.code }
     if (outcome.kind === 'rate_limited') return { state: 'rate_limited' }
     if (outcome.kind === 'accepted' && normaliseTxid(outcome.txid) !== payment.txid) {
       return { state: 'rejected', code: 'unexpected_settle_error' }
     }
-    const confirmation = await this.watcher.wait(payment.txid, waitMs)
+    const confirmation = await this.watcher.wait(
+      payment.txid,
+      Math.max(0, waitMs - (this.clock.now() - startedAt))
+    )
     if (confirmation.state === 'confirmed') {
       return { state: 'confirmed', blockHeight: confirmation.status.blockHeight }
     }

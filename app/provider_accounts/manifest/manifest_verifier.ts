@@ -1,12 +1,11 @@
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
-import type { ManifestConfig } from '#config/providers'
 import { Clock } from '#core/clock'
-import { ExpiringCache } from '#core/expiring_cache'
 import Provider from '#models/provider'
 import { OutboundClient } from '#outbound/outbound_client'
+import { ProvidersConfig } from '#provider_accounts/define_config'
 import { E_PROVIDER_NOT_FOUND } from '#provider_accounts/exceptions'
+import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 import {
   type ManifestCheck,
   manifestContentChecks,
@@ -33,36 +32,28 @@ export interface ManifestReport {
 }
 
 /**
- * Reports outlive the verifier (built per request): one cache per Clock. The
- * app's Clock is a singleton, so there is one cache in the app; a test that
- * swaps in its own clock starts with an empty one.
- */
-const reportCaches = new WeakMap<Clock, ExpiringCache<ManifestReport>>()
-const MAX_CACHED_REPORTS = 1_000
-
-/**
  * Checks a provider's discovery manifest at `<website>/.well-known/tollbooth-feeds.json`
- * and reports on it. Each report is kept for `providers.manifest.cacheTtlMs`
- * per handle and website (a changed website is checked again), and concurrent
- * requests share one fetch (the cache holds the pending promise).
+ * and reports on it. Reports are kept for `providers.manifest.cacheTtlMs` per
+ * handle and website, and concurrent requests share one fetch (ManifestReportCache).
  */
 @inject()
 export class ManifestVerifier {
   constructor(
     private outbound: OutboundClient,
     private clock: Clock,
-    private db: Database
+    private db: Database,
+    private reports: ManifestReportCache,
+    private config: ProvidersConfig
   ) {}
 
   async report(handle: string): Promise<ManifestReport> {
     const provider = await Provider.findBy('handle', handle)
     if (!provider) throw new E_PROVIDER_NOT_FOUND([handle])
-    const key = JSON.stringify([provider.handle, provider.website])
-    return this.#cache().get(key, () => this.#verify(provider))
+    return this.reports.reportOf(provider, () => this.#verify(provider))
   }
 
   async #verify(provider: Provider): Promise<ManifestReport> {
-    const settings = app.config.get<ManifestConfig>('providers.manifest')
+    const settings = this.config.manifest
     const checkedAt = new Date(this.clock.now()).toISOString()
     const [fetched, sourcePaths] = await Promise.all([
       fetchWellKnownManifest(this.outbound, provider.website, settings),
@@ -101,20 +92,5 @@ export class ManifestVerifier {
       .where('source_type', 'partner_bridge')
       .select(this.db.raw(`source_settings->>'source_path' AS source_path`))
     return rows.flatMap((row) => (row.source_path ? [row.source_path] : []))
-  }
-
-  #cache() {
-    const clock = this.clock
-    let cache = reportCaches.get(clock)
-    if (!cache) {
-      const { cacheTtlMs } = app.config.get<ManifestConfig>('providers.manifest')
-      cache = new ExpiringCache({
-        ttlMs: cacheTtlMs,
-        maxEntries: MAX_CACHED_REPORTS,
-        now: () => clock.now(),
-      })
-      reportCaches.set(clock, cache)
-    }
-    return cache
   }
 }

@@ -123,7 +123,7 @@ export class DevnetServer {
           res,
           fault.status,
           { error: 'injected fault', status: fault.status },
-          fault.status === 429 ? { 'retry-after': '1' } : {}
+          fault.retryAfterSeconds === null ? {} : { 'retry-after': String(fault.retryAfterSeconds) }
         )
       }
     }

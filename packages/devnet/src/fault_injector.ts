@@ -12,7 +12,8 @@ export type InjectedStatus = 429 | 500 | 502 | 503
 
 export const INJECTABLE_STATUSES: readonly InjectedStatus[] = [429, 500, 502, 503]
 
-export type FaultAction = { kind: 'status'; status: InjectedStatus } | { kind: 'timeout' }
+export type FaultAction =
+  { kind: 'status'; status: InjectedStatus; retryAfterSeconds: number | null } | { kind: 'timeout' }
 
 interface FaultRule {
   action: FaultAction
@@ -31,14 +32,22 @@ export class FaultInjector {
   #rules: FaultRule[] = []
   #aborted = new Set<string>()
 
-  /** The next `count` matching requests are answered with `status`. */
-  failNext(count: number, status: InjectedStatus, pathPrefix?: string): void {
+  /**
+   * The next `count` matching requests are answered with `status`, with a
+   * `Retry-After` of `retryAfterSeconds` (default: 1 for a 429, none otherwise; null: none).
+   */
+  failNext(
+    count: number,
+    status: InjectedStatus,
+    pathPrefix?: string,
+    { retryAfterSeconds = status === 429 ? 1 : null }: { retryAfterSeconds?: number | null } = {}
+  ): void {
     if (!INJECTABLE_STATUSES.includes(status)) {
       throw new Error(
         `Cannot inject status ${status}; use one of ${INJECTABLE_STATUSES.join(', ')}`
       )
     }
-    this.#queue({ kind: 'status', status }, count, pathPrefix)
+    this.#queue({ kind: 'status', status, retryAfterSeconds }, count, pathPrefix)
   }
 
   /** The next `count` matching requests are accepted and never answered. */

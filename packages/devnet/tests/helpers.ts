@@ -42,20 +42,6 @@ export function txStatus(devnet: Devnet, txid: string): Promise<JsonResponse<Hir
   return getJson<HiroTx>(devnet, `/extended/v1/tx/0x${txid}`)
 }
 
-/** Polls until `check` passes, every 10 ms for at most `withinMs`. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  check: (value: T) => boolean,
-  withinMs = 1000
-): Promise<T> {
-  const deadline = Date.now() + withinMs
-  for (;;) {
-    const value = await read()
-    if (check(value) || Date.now() > deadline) return value
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 /** The HTTP status of a GET, body discarded. */
 export async function httpStatus(devnet: Devnet, path: string): Promise<number> {
   const response = await fetch(`${devnet.url}${path}`)

@@ -12,8 +12,7 @@ import {
 } from '@stacks/transactions'
 import { signInConfig } from '#config/sign_in'
 import type { ChainConfig } from '#config/chain'
-import type { ManualClock } from '#tests/support/feeds'
-import { useManualClock } from '#tests/support/feeds'
+import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 
 const MINUTE = 60_000

@@ -45,11 +45,12 @@ test.group('The sixteen built-in feeds', (group) => {
         }),
       },
     })
+    const clock = new Clock()
     reader = new FeedReader(
       manager,
-      new FeedCache(100),
+      new FeedCache(clock, { maxEntries: 100 }),
       await app.container.make(FeedStats),
-      new Clock()
+      clock
     )
     return async () => {
       await manager.close()

@@ -3,11 +3,13 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { ManifestReport } from '#provider_accounts/manifest/manifest_verifier'
+import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 import type { ApiClient } from '@japa/api-client'
 import { DateTime } from 'luxon'
 import type { ManifestConfig } from '#config/providers'
 import Provider from '#models/provider'
-import { createFeed, type ManualClock, useManualClock } from '#tests/support/feeds'
+import { type ManualClock, useManualClock } from '#tests/support/clock'
+import { createFeed } from '#tests/support/feeds'
 import {
   type LocalSite,
   sendJson,
@@ -134,9 +136,15 @@ test.group('Provider manifest verification', (group) => {
     const manual = useManualClock()
     const outbound = useLocalSiteClient()
     clock = manual.clock
+    const reports = new ManifestReportCache(clock, {
+      ttlMs: manifestConfig.cacheTtlMs,
+      maxEntries: manifestConfig.cacheMaxEntries,
+    })
+    app.container.swap(ManifestReportCache, () => reports)
     return async () => {
       await site?.close()
       site = undefined
+      app.container.restore(ManifestReportCache)
       outbound.restore()
       manual.restore()
       app.config.set('providers.manifest', manifestConfig)

@@ -47,10 +47,12 @@ test.group('Deciding what a broadcast answer means', () => {
       kind: 'rate_limited',
       retryAfterSeconds: 3,
     })
-    assert.deepEqual(decideBroadcastOutcome(429, null, 'soon'), {
-      kind: 'rate_limited',
-      retryAfterSeconds: undefined,
-    })
+    for (const retryAfter of ['soon', '', null, undefined]) {
+      assert.deepEqual(decideBroadcastOutcome(429, null, retryAfter), {
+        kind: 'rate_limited',
+        retryAfterSeconds: undefined,
+      })
+    }
   })
 
   test('server errors and unreadable answers leave the outcome unknown', ({ assert }) => {

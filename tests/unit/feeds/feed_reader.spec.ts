@@ -5,10 +5,10 @@ import sources from '#feeds/services/main'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedStats } from '#feeds/feed_stats'
-import { Clock } from '#core/clock'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { type FeedPayload, type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
-import { createFeed, useManualClock } from '#tests/support/feeds'
+import { useManualClock } from '#tests/support/clock'
+import { createFeed } from '#tests/support/feeds'
 
 /** A source whose next answers the test scripts: a value, a failure or a bug. */
 class ScriptedDriver implements FeedSourceDriver {
@@ -55,9 +55,9 @@ test.group('Reading a feed through its source', (group) => {
   async function reader() {
     return new FeedReader(
       await app.container.make('feeds.sources'),
-      new FeedCache(100),
+      new FeedCache(clock, { maxEntries: 100 }),
       await app.container.make(FeedStats),
-      await app.container.make(Clock)
+      clock
     )
   }
 

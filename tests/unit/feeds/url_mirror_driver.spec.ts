@@ -19,7 +19,8 @@ import {
 import Feed from '#models/feed'
 import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
-import { createFeed, ManualClock, useManualClock } from '#tests/support/feeds'
+import { ManualClock, useManualClock } from '#tests/support/clock'
+import { createFeed } from '#tests/support/feeds'
 
 const LAST_MODIFIED = 'Wed, 21 Oct 2026 07:28:00 GMT'
 
@@ -393,7 +394,7 @@ test.group('URL mirror feeds through FeedReader', (group) => {
   async function reader() {
     return new FeedReader(
       await app.container.make('feeds.sources'),
-      new FeedCache(100),
+      new FeedCache(clock, { maxEntries: 100 }),
       await app.container.make(FeedStats),
       clock
     )

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { ManualClock } from '#tests/support/clock'
 
 class CountingAccounts {
   calls = 0
@@ -13,18 +14,14 @@ class CountingAccounts {
 
 test.group('Payer account look-ups', () => {
   test('are reused for a payer within the TTL, then asked again', async ({ assert }) => {
-    let now = 0
+    const clock = new ManualClock()
     const chain = new CountingAccounts()
-    const accounts = new CachedPayerAccounts(chain, {
-      ttlMs: 3_000,
-      maxEntries: 10,
-      now: () => now,
-    })
+    const accounts = new CachedPayerAccounts(chain, clock, { ttlMs: 3_000, maxEntries: 10 })
 
     const first = await accounts.getAccount('ST1')
-    now = 2_999
+    clock.advance(2_999)
     const reused = await accounts.getAccount('ST1')
-    now = 3_000
+    clock.advance(1)
     const refreshed = await accounts.getAccount('ST1')
 
     assert.deepEqual(reused, first)
@@ -32,9 +29,42 @@ test.group('Payer account look-ups', () => {
     assert.equal(chain.calls, 2)
   })
 
+  test('a caller needing a recent answer gets one asked since, which others then reuse', async ({
+    assert,
+  }) => {
+    const clock = new ManualClock()
+    const chain = new CountingAccounts()
+    const accounts = new CachedPayerAccounts(chain, clock, { ttlMs: 3_000, maxEntries: 10 })
+
+    const first = await accounts.getAccount('ST1')
+    clock.advance(1_000)
+    const recent = await accounts.getAccount('ST1', { maxAgeMs: 1_000 })
+    const reused = await accounts.getAccount('ST1', { maxAgeMs: 1 })
+
+    assert.notDeepEqual(recent, first)
+    assert.deepEqual(reused, recent)
+    assert.equal(chain.calls, 2)
+  })
+
+  test('concurrent look-ups of one payer share one node call', async ({ assert }) => {
+    const chain = new CountingAccounts()
+    const accounts = new CachedPayerAccounts(chain, new ManualClock(), {
+      ttlMs: 3_000,
+      maxEntries: 10,
+    })
+
+    const answers = await Promise.all([1, 2, 3].map(() => accounts.getAccount('ST1')))
+
+    assert.deepEqual(answers, Array(3).fill(answers[0]))
+    assert.equal(chain.calls, 1)
+  })
+
   test('a failed look-up is not cached', async ({ assert }) => {
     const chain = new CountingAccounts()
-    const accounts = new CachedPayerAccounts(chain, { ttlMs: 3_000, maxEntries: 10, now: () => 0 })
+    const accounts = new CachedPayerAccounts(chain, new ManualClock(), {
+      ttlMs: 3_000,
+      maxEntries: 10,
+    })
     chain.fail = true
     await assert.rejects(() => accounts.getAccount('ST1'), 'node down')
     chain.fail = false

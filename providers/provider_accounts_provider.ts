@@ -1,0 +1,25 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import { Clock } from '#core/clock'
+import { ProvidersConfig } from '#provider_accounts/define_config'
+import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
+
+/**
+ * Binds the providers config (config/providers.ts) and what the provider
+ * accounts keep between requests: the manifest
+ * report cache (TTL and size from config/providers.ts), a class tests swap
+ * with app.container.swap.
+ */
+export default class ProviderAccountsProvider {
+  constructor(protected app: ApplicationService) {}
+
+  register() {
+    const config = this.app.config.get<ProvidersConfig>('providers')
+    this.app.container.bindValue(ProvidersConfig, config)
+    this.app.container.singleton(ManifestReportCache, async (resolver) => {
+      return new ManifestReportCache(await resolver.make(Clock), {
+        ttlMs: config.manifest.cacheTtlMs,
+        maxEntries: config.manifest.cacheMaxEntries,
+      })
+    })
+  }
+}
