@@ -36,6 +36,7 @@ export default defineConfig({
   ],
 
   preloads: [
+    () => import('#start/validator'),
     () => import('#start/routes'),
     () => import('#start/kernel'),
     {
