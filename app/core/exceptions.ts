@@ -1,4 +1,4 @@
-import { createError } from '@adonisjs/core/exceptions'
+import { Exception, createError } from '@adonisjs/core/exceptions'
 
 /** A NUL character anywhere in the URL or the body: no identifier or text field accepts one. */
 export const E_INVALID_CHARACTERS = createError(
@@ -13,3 +13,11 @@ export const E_UNSUPPORTED_MEDIA_TYPE = createError<[sentAs: string]>(
   'E_UNSUPPORTED_MEDIA_TYPE',
   415
 )
+
+/**
+ * An exception whose JSON body carries machine-readable details beside its
+ * code and message (e.g. the feed id a mistyped one probably meant).
+ */
+export abstract class DetailedException extends Exception {
+  abstract readonly details: Record<string, string>
+}

@@ -2,6 +2,7 @@ import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { HttpError } from '@adonisjs/core/types/http'
 import { isCodedRule } from '#core/coded_rules'
+import { DetailedException } from '#core/exceptions'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
@@ -58,9 +59,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       })
       return
     }
-    ctx.response
-      .status(status)
-      .send({ error: { code: codeOf(error, 'bad_request'), message: error.message } })
+    ctx.response.status(status).send({
+      error: {
+        code: codeOf(error, 'bad_request'),
+        message: error.message,
+        ...(error instanceof DetailedException ? error.details : {}),
+      },
+    })
   }
 
   async renderValidationError(error: HttpError, ctx: HttpContext) {

@@ -1,4 +1,5 @@
 import { createError } from '@adonisjs/core/exceptions'
+import { DetailedException } from '#core/exceptions'
 
 /** The feed's source failed (time-out, 5xx, malformed or unexpected answer) and nothing fresh enough is cached. */
 export const E_SOURCE_UNAVAILABLE = createError<[feed: string]>(
@@ -7,7 +8,18 @@ export const E_SOURCE_UNAVAILABLE = createError<[feed: string]>(
   503
 )
 
-export const E_FEED_NOT_FOUND = createError<[feed: string]>('No feed "%s"', 'E_FEED_NOT_FOUND', 404)
+/** An unknown feed; `suggestion` is an existing one whose name is a likely typo away. */
+export const E_FEED_NOT_FOUND = class FeedNotFound extends DetailedException {
+  static status = 404
+  static code = 'E_FEED_NOT_FOUND'
+
+  readonly details: { suggestion?: string }
+
+  constructor(feed: string, suggestion?: string) {
+    super(suggestion ? `No feed "${feed}"; did you mean "${suggestion}"?` : `No feed "${feed}"`)
+    this.details = suggestion ? { suggestion } : {}
+  }
+}
 
 export const E_UNKNOWN_SOURCE_DRIVER = createError<[driver: string]>(
   'No feed source driver named "%s" is configured',

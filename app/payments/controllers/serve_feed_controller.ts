@@ -3,7 +3,7 @@ import app from '@adonisjs/core/services/app'
 import { PlatformWallet } from '#chain/platform_wallet'
 import type { HttpContext } from '@adonisjs/core/http'
 import { Clock } from '#core/clock'
-import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
+import { E_FEED_UNAVAILABLE } from '#feeds/exceptions'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedDirectory } from '#feeds/feed_directory'
 import {
@@ -31,18 +31,14 @@ export default class ServeFeedController {
 
   async builtin(ctx: HttpContext) {
     const startedAt = this.clock.now()
-    const slug = String(ctx.params.id)
-    const feed = await this.feeds.builtin(slug)
-    if (!feed) throw new E_FEED_NOT_FOUND([slug])
+    const feed = await this.feeds.builtinOrFail(String(ctx.params.id))
     return this.#serve(ctx, feed, `/feeds/${feed.slug}`, startedAt)
   }
 
   async provider(ctx: HttpContext) {
     const startedAt = this.clock.now()
     const handle = String(ctx.params.handle)
-    const slug = String(ctx.params.slug)
-    const feed = await this.feeds.ofProvider(handle, slug)
-    if (!feed) throw new E_FEED_NOT_FOUND([`${handle}/${slug}`])
+    const feed = await this.feeds.ofProviderOrFail(handle, String(ctx.params.slug))
     return this.#serve(ctx, feed, `/feeds/p/${handle}/${feed.slug}`, startedAt)
   }
 
