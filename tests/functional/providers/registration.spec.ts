@@ -250,6 +250,40 @@ test.group('Provider registration', (group) => {
     }
   })
 
+  test('a plain http website is accepted only outside production while private targets are allowed', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const rules = {
+      allowPrivateTargets: app.config.get('outbound.allowPrivateTargets'),
+      httpsOnly: app.config.get('outbound.httpsOnly'),
+    }
+    const register = (handle: string) =>
+      postRegistration(client, owner.token, {
+        handle,
+        website: 'http://acme.example',
+        partner_endpoint: 'https://api.acme.example',
+      })
+    try {
+      await expectStatus(register('dev-http'), 201)
+
+      app.config.set('outbound.allowPrivateTargets', false)
+      const withoutPrivateTargets = await register('no-private')
+      withoutPrivateTargets.assertStatus(422)
+      assert.equal(withoutPrivateTargets.body().error.code, 'invalid_website')
+
+      app.config.set('outbound.allowPrivateTargets', true)
+      app.config.set('outbound.httpsOnly', true)
+      const production = await register('prod-http')
+      production.assertStatus(422)
+      assert.equal(production.body().error.code, 'invalid_website')
+    } finally {
+      app.config.set('outbound.allowPrivateTargets', rules.allowPrivateTargets)
+      app.config.set('outbound.httpsOnly', rules.httpsOnly)
+    }
+  })
+
   test('refuses source_path {$self}')
     .with(['v1/prices', '/v1/../admin', '/v1/./prices', '/v1/prices?x=1', '//evil.com/x', '/a b'])
     .run(async ({ client, assert }, path) => {
