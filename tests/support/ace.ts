@@ -85,7 +85,9 @@ export function runAce(
         timeout: options.timeoutMs ?? 30_000,
       },
       (error, stdout, stderr) => {
-        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0
+        // Killed (time-out) or not started: no exit code of its own.
+        const exitCode = (error as { code?: unknown } | null)?.code
+        const code = error ? (typeof exitCode === 'number' ? exitCode : -1) : 0
         resolve({ code, output: `${stdout}${stderr}` })
       }
     )
