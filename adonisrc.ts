@@ -39,6 +39,7 @@ export default defineConfig({
   ],
 
   preloads: [
+    () => import('#start/validator'),
     () => import('#start/routes'),
     () => import('#start/kernel'),
     {

@@ -3,11 +3,15 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
 import type { ChainConfig } from '#config/chain'
 import { encodeHeader } from '#payments/x402_codec'
-import type { PaymentRequired } from '#payments/x402'
+import type { PaymentRequired, SettlementResponse } from '#payments/x402'
+
+/** Why the purchase stopped: one line for the terminal, exit code 1. */
+class PurchaseStopped extends Error {}
 
 /**
  * A buyer in one command: asks a feed for its price, pays it from a devnet
- * account over x402 and prints the data and the explorer link.
+ * account over x402 and prints the data and the explorer link. Exits 0 only
+ * with the data; any other outcome is one line and exit code 1.
  */
 export default class AgentBuy extends BaseCommand {
   static commandName = 'agent:buy'
@@ -19,8 +23,8 @@ export default class AgentBuy extends BaseCommand {
   })
   declare feed: string
 
-  @flags.string({ description: 'Base URL of the service', default: 'http://127.0.0.1:3333' })
-  declare url: string
+  @flags.string({ description: 'Base URL of the service (default: PUBLIC_URL)' })
+  declare url?: string
 
   @flags.string({
     description: 'Devnet account label paying (wallet_1 … wallet_8)',
@@ -32,52 +36,124 @@ export default class AgentBuy extends BaseCommand {
   declare agentName: string
 
   async run() {
+    try {
+      await this.#buy()
+    } catch (error) {
+      if (!(error instanceof PurchaseStopped)) throw error
+      this.logger.error(error.message)
+      this.exitCode = 1
+    }
+  }
+
+  async #buy() {
     const chain = this.app.config.get<ChainConfig>('chain')
     // Development tooling: not installed in a production build, where listing the
     // commands imports every command file.
     const { DEVNET_ACCOUNTS } = await import('@tollbooth/devnet')
     const buyer = DEVNET_ACCOUNTS.find((account) => account.label === this.account)
     if (chain.network.name !== 'devnet' || !buyer) {
-      this.logger.error(
+      throw new PurchaseStopped(
         'agent:buy pays from the devnet accounts: run it with STACKS_NETWORK=devnet and --account wallet_N'
       )
-      this.exitCode = 1
-      return
+    }
+    const base = this.url ?? this.app.config.get<string>('app.publicUrl')
+    if (!URL.canParse(base)) {
+      throw new PurchaseStopped(`--url must be the service's base URL, e.g. http://127.0.0.1:3333`)
     }
     const path = this.feed.startsWith('/') ? this.feed : `/feeds/${this.feed}`
-    const target = `${this.url}${path}`
+    const target = `${base}${path}`
+    const unreachable = `could not reach Tollbooth at ${base}`
 
-    const quote = await fetch(target)
-    if (quote.status !== 402) {
-      this.logger.error(`expected 402 from ${target}, got ${quote.status}: ${await quote.text()}`)
-      this.exitCode = 1
-      return
-    }
-    const required = (await quote.json()) as PaymentRequired
-    const [accept] = required.accepts
+    const quote = await reach(unreachable, () => fetch(target))
+    const quoteText = await quote.text()
+    const required = parseJson(quoteText) as PaymentRequired | null
+    const accept = quote.status === 402 ? required?.accepts?.[0] : undefined
+    if (!required || !accept) throw new PurchaseStopped(describe(target, quote, quoteText))
     this.logger.info(`${path} costs ${accept.amount} µSTX, paid to ${accept.payTo}`)
 
-    const transaction = await makeSTXTokenTransfer({
-      recipient: accept.payTo,
-      amount: BigInt(accept.amount),
-      senderKey: buyer.privateKey,
-      network: { ...chain.network.stacks, client: { baseUrl: chain.apiUrl } },
-    })
+    const transaction = await reach(`could not reach the Stacks node at ${chain.apiUrl}`, () =>
+      makeSTXTokenTransfer({
+        recipient: accept.payTo,
+        amount: BigInt(accept.amount),
+        senderKey: buyer.privateKey,
+        network: { ...chain.network.stacks, client: { baseUrl: chain.apiUrl } },
+      })
+    )
     const header = encodeHeader({
       x402Version: 2,
       resource: required.resource,
       accepted: accept,
       payload: { transaction: transaction.serialize() },
     })
-    const paid = await fetch(target, {
-      headers: { 'payment-signature': header, 'x-agent-name': this.agentName },
-    })
-    const body = await paid.text()
-    this.logger.info(`HTTP ${paid.status}`)
-    console.log(body)
-    this.logger.info(
-      `${chain.explorerUrl}/txid/0x${transaction.txid()}?chain=${chain.network.explorerChain}`
+    const paid = await reach(unreachable, () =>
+      fetch(target, { headers: { 'payment-signature': header, 'x-agent-name': this.agentName } })
     )
-    if (paid.status !== 200) this.exitCode = 1
+    const body = await paid.text()
+    const txid = broadcastTxid(paid, body)
+    if (txid) {
+      this.logger.info(
+        `transfer broadcast: ${chain.explorerUrl}/txid/${txid}?chain=${chain.network.explorerChain}`
+      )
+    }
+    if (paid.status !== 200) throw new PurchaseStopped(describe(target, paid, body))
+    console.log(body)
+  }
+}
+
+/** Runs a request, turning a refused or failed connection into one line instead of a stack. */
+async function reach<T>(what: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request()
+  } catch (error) {
+    if (!(error instanceof TypeError && error.message === 'fetch failed')) throw error
+    const cause = error.cause as { code?: string; message?: string } | undefined
+    throw new PurchaseStopped(
+      `${what} (${cause?.code ?? cause?.message ?? 'connection failed'}) — is \`npm run dev\` running?`
+    )
+  }
+}
+
+/** "GET <url> → HTTP 404 feed_not_found: No feed …", from our error shape or x402's. */
+function describe(target: string, response: Response, text: string) {
+  const body = parseJson(text) as {
+    error?: string | { code?: string; message?: string }
+    receipt?: { token?: string; status_url?: string }
+  } | null
+  const prefix = `GET ${target} → HTTP ${response.status}`
+  const error = body?.error
+  if (typeof error === 'object' && error !== null) {
+    return `${prefix} ${error.code}: ${error.message}`
+  }
+  if (error === 'settlement_pending' && body?.receipt) {
+    const statusUrl = new URL(body.receipt.status_url ?? '', target)
+    return `${prefix} settlement_pending: broadcast, not confirmed yet; collect the data with GET ${statusUrl} and x-payment-receipt: ${body.receipt.token}`
+  }
+  if (typeof error === 'string') return `${prefix} ${error}`
+  if (response.status === 402) return `${prefix}: not an x402 payment request`
+  return `${prefix}: ${text.slice(0, 200)}`
+}
+
+/**
+ * The 0x txid of a transfer the service did broadcast: a settled payment's
+ * `payment-response`, or a pending 202's receipt. A refused or uncharged
+ * call (its payment-response has success: false) broadcast nothing.
+ */
+function broadcastTxid(response: Response, body: string): string | undefined {
+  const header = response.headers.get('payment-response')
+  const settlement = header
+    ? (parseJson(Buffer.from(header, 'base64').toString('utf8')) as SettlementResponse | null)
+    : null
+  if (settlement?.success && settlement.transaction) return settlement.transaction
+  if (response.status === 202) {
+    return (parseJson(body) as { receipt?: { txid?: string } } | null)?.receipt?.txid
+  }
+  return undefined
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
   }
 }

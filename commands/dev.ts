@@ -6,6 +6,8 @@ import type { Devnet } from '@tollbooth/devnet'
 import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import type { ChainConfig } from '#config/chain'
 import type { FeedsConfig } from '#feeds/define_config'
+import { isPortInUse } from '#core/port_in_use'
+import env from '#start/env'
 
 const PLATFORM_FUNDING = 1_000_000_000_000n
 
@@ -14,7 +16,9 @@ const PLATFORM_FUNDING = 1_000_000_000_000n
  * the long-lived pieces (the embedded PostgreSQL cluster, the local devnet,
  * the upstream simulator the built-in feeds read, the scheduled jobs of
  * start/scheduler.ts), so restarting the HTTP server on a code change keeps
- * the chain and the data.
+ * the chain and the data. It refuses to start when its port is taken: the
+ * HTTP server would silently take a random one while PUBLIC_URL (payment
+ * requirements, sign-in messages) still names the taken port.
  */
 export default class Dev extends BaseCommand {
   static commandName = 'dev'
@@ -27,6 +31,14 @@ export default class Dev extends BaseCommand {
   #simulator?: UpstreamSimulator
 
   async run() {
+    const port = env.get('PORT') ?? 3333
+    if (await isPortInUse(port)) {
+      this.logger.error(
+        `port ${port} is in use — is another \`npm run dev\` running? Set PORT and PUBLIC_URL to run a second one, e.g. PORT=${port + 2} PUBLIC_URL=http://localhost:${port + 2} npm run dev`
+      )
+      this.exitCode = 1
+      return this.terminate()
+    }
     await this.#migrate()
     await this.#startDevnet()
     await this.#startUpstreamSimulator()

@@ -64,17 +64,10 @@ export const verifyRequestValidator = vine.create({
 /**
  * The `message` field exactly as sent. The JSON body parser trims strings,
  * and a message sent along must equal the issued one byte for byte, so it is
- * read again from the raw body (non-JSON bodies keep the validated value).
+ * read again from the raw body (only JSON bodies get this far).
  */
 export function messageAsSent(rawBody: string | null, validated: string | undefined) {
   if (validated === undefined || rawBody === null) return validated
-  let body: unknown
-  try {
-    body = JSON.parse(rawBody)
-  } catch (error) {
-    if (error instanceof SyntaxError) return validated
-    throw error
-  }
-  const sent = (body as { message?: unknown } | null)?.message
+  const sent = (JSON.parse(rawBody) as { message?: unknown } | null)?.message
   return typeof sent === 'string' ? sent : validated
 }

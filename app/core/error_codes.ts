@@ -58,6 +58,12 @@ export const ERROR_CODES = {
     meaning: 'the request did not arrive in time; the connection is closed after the answer',
   },
   request_entity_too_large: { status: 413, in: ERROR, meaning: 'the body is over 1 MB' },
+  unsupported_media_type: {
+    status: 415,
+    in: ERROR,
+    meaning:
+      'a POST, PUT, PATCH or DELETE with a non-empty body whose `Content-Type` is missing or not JSON (`application/json`, or another JSON type listed in config/bodyparser.ts): send it as JSON with `Content-Type: application/json`',
+  },
   content_encoding_unsupported: {
     status: 415,
     in: ERROR,
@@ -77,7 +83,8 @@ export const ERROR_CODES = {
   validation_failed: {
     status: 422,
     in: ERROR,
-    meaning: 'the body or query failed validation; `fields` is `[{field, rule, message}]`',
+    meaning:
+      'the body or query failed validation; `fields` is `[{field, rule, message}]` (a value outside a fixed list: rule `enum`, message `integration_mode must be one of partner_bridge, hosted_mirror`)',
   },
 
   // Sessions (Sign-In With Stacks)
@@ -121,7 +128,12 @@ export const ERROR_CODES = {
     in: ERROR,
     meaning: 'a management route of a provider the signed-in wallet does not own',
   },
-  feed_not_found: { status: 404, in: ERROR, meaning: 'no such feed' },
+  feed_not_found: {
+    status: 404,
+    in: ERROR,
+    meaning:
+      'no such feed; a mistyped one (`GET /feeds/whale-alert`, `/feeds/p/acme-data/btc-prise`) close to an existing one (at most two edits, fewer for short names, case ignored) adds `suggestion` (`whale-alerts`, `acme-data/btc-price`) and a "did you mean" to the message',
+  },
   provider_not_found: { status: 404, in: ERROR, meaning: 'no such provider' },
   handle_taken: { status: 409, in: ERROR, meaning: 'another provider has this handle' },
   slug_taken: { status: 409, in: ERROR, meaning: 'the provider already has a feed with this slug' },
@@ -168,6 +180,12 @@ export const ERROR_CODES = {
     status: 422,
     in: ERROR,
     meaning: 'no source driver of this type is available',
+  },
+  nothing_to_update: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      'an edit (`PATCH`) names none of the fields it can change — only unknown ones, or none; the message lists the allowed fields (`fields`: one entry, `field` `""`)',
   },
   feed_unavailable: { status: 503, in: ERROR, meaning: 'the feed is paused by its provider' },
   source_unavailable: {

@@ -4,6 +4,7 @@ import type { HttpError } from '@adonisjs/core/types/http'
 import { isCodedRule } from '#core/coded_rules'
 import { declaredCodeOf, ERROR_CODES, type ErrorCodeEntry } from '#core/error_codes'
 import { setPaymentResponse, settlementOf } from '#payments/paid_call_response'
+import { DetailedException } from '#core/exceptions'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
@@ -67,9 +68,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       })
       return
     }
-    ctx.response
-      .status(status)
-      .send({ error: { code: codeOf(error, 'bad_request'), message: error.message } })
+    ctx.response.status(status).send({
+      error: {
+        code: codeOf(error, 'bad_request'),
+        message: error.message,
+        ...(error instanceof DetailedException ? error.details : {}),
+      },
+    })
   }
 
   async renderValidationError(error: HttpError, ctx: HttpContext) {

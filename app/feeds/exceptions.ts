@@ -1,5 +1,6 @@
 import { createError } from '@adonisjs/core/exceptions'
-import { defineError } from '#core/error_codes'
+import { defineError, ERROR_CODES } from '#core/error_codes'
+import { DetailedException } from '#core/exceptions'
 
 /** The feed's source failed (time-out, 5xx, malformed or unexpected answer) and nothing fresh enough is cached. */
 export const E_SOURCE_UNAVAILABLE = defineError<[feed: string]>(
@@ -7,7 +8,18 @@ export const E_SOURCE_UNAVAILABLE = defineError<[feed: string]>(
   'The source of feed "%s" is unavailable; nothing was charged'
 )
 
-export const E_FEED_NOT_FOUND = defineError<[feed: string]>('feed_not_found', 'No feed "%s"')
+/** An unknown feed; `suggestion` is an existing one whose name is a likely typo away. */
+export const E_FEED_NOT_FOUND = class FeedNotFound extends DetailedException {
+  static status = ERROR_CODES.feed_not_found.status
+  static code = 'E_FEED_NOT_FOUND'
+
+  readonly details: { suggestion?: string }
+
+  constructor(feed: string, suggestion?: string) {
+    super(suggestion ? `No feed "${feed}"; did you mean "${suggestion}"?` : `No feed "${feed}"`)
+    this.details = suggestion ? { suggestion } : {}
+  }
+}
 
 export const E_UNKNOWN_SOURCE_DRIVER = createError<[driver: string]>(
   'No feed source driver named "%s" is configured',

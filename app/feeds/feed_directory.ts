@@ -4,6 +4,7 @@ import { clockedLruCache } from '#core/clocked_lru_cache'
 import Feed from '#models/feed'
 
 type LookUp = () => Promise<Feed | null>
+type SlugsLookUp = () => Promise<string[]>
 
 /**
  * Looks feeds up by slug for the paid routes, keeping each answer (found or
@@ -15,12 +16,18 @@ type LookUp = () => Promise<Feed | null>
  */
 export class FeedDirectory {
   #answers: LRUCache<string, { feed: Feed | null }, LookUp>
+  #slugs: LRUCache<string, { slugs: string[] }, SlugsLookUp>
 
   constructor(clock: Clock, options: { ttlMs: number; maxEntries: number }) {
     this.#answers = clockedLruCache(clock, {
       ttlMs: options.ttlMs,
       max: options.maxEntries,
       fetchMethod: async (_key, _previous, { context: lookUp }) => ({ feed: await lookUp() }),
+    })
+    this.#slugs = clockedLruCache(clock, {
+      ttlMs: options.ttlMs,
+      max: options.maxEntries,
+      fetchMethod: async (_key, _previous, { context: lookUp }) => ({ slugs: await lookUp() }),
     })
   }
 
@@ -39,9 +46,23 @@ export class FeedDirectory {
     )
   }
 
+  /** The slugs of a provider's live feeds (for a "did you mean" on a mistyped one). */
+  async liveSlugsOf(handle: string): Promise<string[]> {
+    const lookUp = async () => {
+      const feeds = await Feed.query()
+        .select('slug')
+        .whereNull('deleted_at')
+        .whereHas('provider', (provider) => provider.where('handle', handle))
+      return feeds.map((feed) => feed.slug)
+    }
+    const { slugs } = await this.#slugs.forceFetch(handle, { context: lookUp })
+    return slugs
+  }
+
   /** Drops cached answers after a feed changes (other instances see it within the TTL). */
   forget() {
     this.#answers.clear()
+    this.#slugs.clear()
   }
 
   async #find(key: string, lookUp: LookUp) {

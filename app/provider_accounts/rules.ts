@@ -70,11 +70,28 @@ export const stxPrice = vine.createRule((value, _options, field) => {
   field.mutate(parsed, field)
 })
 
+/**
+ * An update must name a field it can change: a body of unknown fields only
+ * (a typo, a field of another route) would otherwise answer 200 and change
+ * nothing.
+ */
+export const anyKnownField = vine.createRule((value, fields: string[], field) => {
+  if (typeof value !== 'object' || value === null) return
+  if (!fields.some((name) => Object.hasOwn(value, name))) {
+    field.report(
+      `No known field to update; allowed: ${fields.join(', ')}`,
+      'nothing_to_update',
+      field
+    )
+  }
+})
+
 registerCodedRules(
   'handle_invalid',
   'handle_reserved',
   'invalid_partner_endpoint',
   'invalid_website',
   'invalid_price',
-  'price_out_of_range'
+  'price_out_of_range',
+  'nothing_to_update'
 )

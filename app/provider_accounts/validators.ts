@@ -1,6 +1,12 @@
 import vine from '@vinejs/vine'
 import type { Microstx } from '#ledger/money'
-import { handleRule, partnerEndpointRule, stxPrice, websiteRule } from '#provider_accounts/rules'
+import {
+  anyKnownField,
+  handleRule,
+  partnerEndpointRule,
+  stxPrice,
+  websiteRule,
+} from '#provider_accounts/rules'
 
 const FEED_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
 /** The source types a Hosted Mirror feed may name (never `builtin` or `partner_bridge`). */
@@ -45,12 +51,16 @@ const feedSchema = () =>
 
 export const createFeedValidator = vine.create(feedSchema())
 
-export const updateFeedValidator = vine.create({
+const updatableFeedFields = {
   display_name: displayName().optional(),
   description: description().optional(),
   price_stx: price().optional(),
   ...sourceFields,
-})
+}
+
+export const updateFeedValidator = vine.create(
+  vine.object(updatableFeedFields).use(anyKnownField(Object.keys(updatableFeedFields)))
+)
 
 export const feedStateValidator = vine.create({ active: vine.boolean({ strict: true }) })
 

@@ -32,6 +32,43 @@ test.group('Malformed input to the endpoints', (group) => {
       assert.equal(answer.body.error.code, 'invalid_json')
     })
 
+  test('a JSON body sent {sentAs} is 415 unsupported_media_type, not missing fields')
+    .with([
+      { sentAs: 'as a form (curl -d)', contentType: 'application/x-www-form-urlencoded' },
+      { sentAs: 'as text (fetch with a string)', contentType: 'text/plain;charset=UTF-8' },
+      { sentAs: 'as multipart', contentType: 'multipart/form-data; boundary=x' },
+      { sentAs: 'without a Content-Type', contentType: undefined },
+    ])
+    .run(async ({ assert }, { contentType }) => {
+      for (const path of ['/auth/nonce', '/providers', '/facilitator/verify']) {
+        const response = await fetch(`${base()}${path}`, {
+          method: 'POST',
+          headers: contentType ? { 'content-type': contentType } : {},
+          body: new TextEncoder().encode(
+            '{"wallet_address":"ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5"}'
+          ),
+        })
+        const body = (await response.json()) as { error: { code: string; message: string } }
+
+        assert.equal(response.status, 415, `${path}: ${JSON.stringify(body)}`)
+        assert.equal(body.error.code, 'unsupported_media_type')
+        assert.include(
+          body.error.message,
+          contentType ? `sent as ${contentType.split(';')[0]}` : 'sent without a Content-Type'
+        )
+        assert.include(body.error.message, 'send it as JSON with Content-Type: application/json')
+      }
+    })
+
+  test('a request without a body needs no Content-Type', async ({ assert }) => {
+    const response = await fetch(`${base()}/auth/nonce`, { method: 'POST' })
+    const body = (await response.json()) as { error: { code: string; fields: { field: string }[] } }
+
+    assert.equal(response.status, 422)
+    assert.equal(body.error.code, 'validation_failed')
+    assert.equal(body.error.fields[0].field, 'wallet_address')
+  })
+
   test('a body that is not an object is 422 validation_failed on {$self}')
     .with(['/auth/nonce', '/auth/verify', '/facilitator/verify', '/facilitator/settle'])
     .run(async ({ assert }, path) => {

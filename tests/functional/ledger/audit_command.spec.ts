@@ -1,37 +1,10 @@
 import { test } from '@japa/runner'
-import { execFile } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
+import { runAce } from '#tests/support/ace'
 import { createProviderRow } from '#tests/support/providers'
 
 /** `node ace ledger:audit` as an operator's cron or CI runs it: a real process, its exit status. */
-function runAudit(): Promise<{ code: number; output: string }> {
-  const connection = app.config.get<{
-    port: number
-    user: string
-    password: string
-    database: string
-  }>('database.connections.postgres.connection')
-  const databaseUrl =
-    env.get('DATABASE_URL') ??
-    `postgres://${connection.user}:${connection.password}@127.0.0.1:${connection.port}/${connection.database}`
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['ace.js', 'ledger:audit'],
-      {
-        cwd: app.appRoot.pathname,
-        env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-        timeout: 30_000,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0
-        resolve({ code, output: `${stdout}${stderr}` })
-      }
-    )
-  })
-}
+const runAudit = () => runAce(['ledger:audit'])
 
 test.group('The ledger:audit command', () => {
   test('exits 1 on a planted wrong balance, 0 once it is put right', async ({ assert }) => {

@@ -110,6 +110,32 @@ test.group('Provider feed management', (group) => {
     assert.equal(view.body().provider.feeds[0].price_microstx, 5000)
   })
 
+  test('an edit naming no field it can change is 422 nothing_to_update, listing them', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const feed = `/providers/id/${provider.id}/feeds/btc-price`
+
+    const message =
+      'No known field to update; allowed: display_name, description, price_stx, source_path, forward_query, source'
+    for (const body of [{ price: '0.02', colour: 'red' }, {}]) {
+      const response = await client.patch(feed).bearerToken(owner.token).json(body)
+
+      response.assertStatus(422)
+      response.assertBody({
+        error: {
+          code: 'nothing_to_update',
+          message,
+          fields: [{ field: '', rule: 'nothing_to_update', message }],
+        },
+      })
+    }
+    const view = await client.get(`/providers/id/${provider.id}`).bearerToken(owner.token)
+    assert.equal(view.body().provider.feeds[0].price_microstx, 5000)
+  })
+
   test('another wallet reaches none of the management routes', async ({ client, assert }) => {
     const owner = await newOwner(client)
     const intruder = await newOwner(client)

@@ -145,6 +145,43 @@ test.group('Provider registration', (group) => {
     assert.equal(Number(rows.total), 0)
   })
 
+  test('a value outside a fixed list is refused with the allowed values', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const mirrorFeed = (source: Record<string, unknown>) => ({
+      integration_mode: 'hosted_mirror',
+      partner_endpoint: undefined,
+      feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source },
+    })
+    for (const [overrides, field, message] of [
+      [
+        { integration_mode: 'carrier_pigeon' },
+        'integration_mode',
+        'integration_mode must be one of partner_bridge, hosted_mirror',
+      ],
+      [
+        mirrorFeed({
+          type: 'codehost_raw',
+          url: 'http://127.0.0.1:9/p.json',
+          poll_interval_seconds: 42,
+        }),
+        'feed.source.poll_interval_seconds',
+        'poll_interval_seconds must be one of 60, 300, 900, 3600',
+      ],
+      [
+        mirrorFeed({ type: 'builtin' }),
+        'feed.source.type',
+        'type must be one of codehost_raw, objectstore_url, webhook_push, manual_upload',
+      ],
+    ] as const) {
+      const response = await postRegistration(client, owner.token, overrides)
+      assert.equal(response.status(), 422, response.text())
+      assert.containsSubset(response.body().error.fields, [{ field, rule: 'enum', message }])
+    }
+  })
+
   test('refuses handle "{handle}" with {code}')
     .with([
       { handle: 'admin', code: 'handle_reserved' },
@@ -210,6 +247,40 @@ test.group('Provider registration', (group) => {
     } finally {
       app.config.set('outbound.httpsOnly', rules.httpsOnly)
       app.config.set('outbound.allowedPorts', rules.allowedPorts)
+    }
+  })
+
+  test('a plain http website is accepted only outside production while private targets are allowed', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const rules = {
+      allowPrivateTargets: app.config.get('outbound.allowPrivateTargets'),
+      httpsOnly: app.config.get('outbound.httpsOnly'),
+    }
+    const register = (handle: string) =>
+      postRegistration(client, owner.token, {
+        handle,
+        website: 'http://acme.example',
+        partner_endpoint: 'https://api.acme.example',
+      })
+    try {
+      await expectStatus(register('dev-http'), 201)
+
+      app.config.set('outbound.allowPrivateTargets', false)
+      const withoutPrivateTargets = await register('no-private')
+      withoutPrivateTargets.assertStatus(422)
+      assert.equal(withoutPrivateTargets.body().error.code, 'invalid_website')
+
+      app.config.set('outbound.allowPrivateTargets', true)
+      app.config.set('outbound.httpsOnly', true)
+      const production = await register('prod-http')
+      production.assertStatus(422)
+      assert.equal(production.body().error.code, 'invalid_website')
+    } finally {
+      app.config.set('outbound.allowPrivateTargets', rules.allowPrivateTargets)
+      app.config.set('outbound.httpsOnly', rules.httpsOnly)
     }
   })
 

@@ -115,6 +115,27 @@ test.group('Public statistics', (group) => {
     })
   })
 
+  test("on the leaderboard a payer's last name wins; activity keeps each call's own", async ({
+    client,
+    assert,
+  }) => {
+    await recordCalls([
+      { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40, agent: 'alpha' },
+      { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40, agent: 'alpha-v2' },
+      { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40 },
+    ])
+
+    const leaderboard = await client.get('/leaderboard')
+    const activity = await client.get('/activity')
+
+    assert.containsSubset(leaderboard.body().agents, [{ agent_name: 'alpha-v2', total_queries: 3 }])
+    assert.lengthOf(leaderboard.body().agents, 1)
+    assert.deepEqual(
+      activity.body().activity.map((entry: { agent_name: string }) => entry.agent_name),
+      ['ST1S…YPD5', 'alpha-v2', 'alpha']
+    )
+  })
+
   test('the activity limit defaults to 20 and must be 1 to 100', async ({ client }) => {
     for (const limit of ['0', '101', 'abc', '2.5']) {
       const response = await client.get('/activity').qs({ limit })

@@ -1,0 +1,24 @@
+import { SimpleMessagesProvider } from '@vinejs/vine'
+import { fields, messages } from '@vinejs/vine/defaults'
+import type { FieldContext } from '@vinejs/vine/types'
+
+/**
+ * VineJS's own messages, except that a refused enum value is answered with
+ * the allowed ones: "integration_mode must be one of partner_bridge,
+ * hosted_mirror".
+ */
+export class ValidationMessages extends SimpleMessagesProvider {
+  constructor() {
+    super({ ...messages, enum: '{{ field }} must be one of {{ choices }}' }, fields)
+  }
+
+  getMessage(rawMessage: string, rule: string, field: FieldContext, args?: Record<string, any>) {
+    const choices = args?.choices
+    return super.getMessage(
+      rawMessage,
+      rule,
+      field,
+      Array.isArray(choices) ? { ...args, choices: choices.join(', ') } : args
+    )
+  }
+}
