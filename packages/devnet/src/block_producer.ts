@@ -9,18 +9,13 @@ export type BlockTime = number | null | 'manual'
 
 export class BlockProducer {
   readonly #mine: () => void
-  readonly #blockTime: BlockTime
+  #blockTime: BlockTime
   #interval: NodeJS.Timeout | null = null
   #scheduled: NodeJS.Immediate | null = null
   #stopped = false
 
   constructor(blockTime: BlockTime, mine: () => void) {
-    if (typeof blockTime === 'number' && (!Number.isFinite(blockTime) || blockTime < 0)) {
-      throw new Error(
-        `blockTimeMs must be a non-negative number, null or 'manual', got ${blockTime}`
-      )
-    }
-    this.#blockTime = blockTime
+    this.#blockTime = checked(blockTime)
     this.#mine = mine
   }
 
@@ -43,11 +38,30 @@ export class BlockProducer {
     })
   }
 
+  /** Switches how blocks are mined from now on (a test mining manually, then instantly). */
+  setBlockTime(blockTime: BlockTime): void {
+    if (this.#stopped) return
+    this.#halt()
+    this.#blockTime = checked(blockTime)
+    this.start()
+  }
+
   stop(): void {
     this.#stopped = true
+    this.#halt()
+  }
+
+  #halt() {
     if (this.#interval) clearInterval(this.#interval)
     if (this.#scheduled) clearImmediate(this.#scheduled)
     this.#interval = null
     this.#scheduled = null
   }
+}
+
+function checked(blockTime: BlockTime): BlockTime {
+  if (typeof blockTime === 'number' && (!Number.isFinite(blockTime) || blockTime < 0)) {
+    throw new Error(`blockTimeMs must be a non-negative number, null or 'manual', got ${blockTime}`)
+  }
+  return blockTime
 }

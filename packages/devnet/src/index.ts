@@ -43,6 +43,8 @@ export interface Devnet {
   accounts: readonly DevnetAccount[]
   faults: FaultInjector
   mine(): Promise<MinedBlock>
+  /** How blocks are mined from now on: every N ms, 0 for each accepted transaction, null manual. */
+  setBlockTime(blockTime: BlockTime): void
   balanceOf(address: string): bigint
   /** The next nonce the chain will execute for the address (mempool not counted). */
   nonceOf(address: string): bigint
@@ -86,6 +88,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       const block = mineBlock()
       return { blockHeight: block.height, blockHash: block.hash, txids: [...block.txids] }
     },
+    setBlockTime: (blockTime) => producer.setBlockTime(blockTime),
     balanceOf: (address) => state.balanceOf(address),
     nonceOf: (address) => state.nextNonce(address),
     stop() {

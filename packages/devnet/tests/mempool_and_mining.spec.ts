@@ -129,4 +129,27 @@ test.group('Devnet mempool and mining', (group) => {
     assert.equal(body.block_height, 1)
     assert.deepEqual(body.txids, [tx.txid()])
   })
+
+  test('switched to instant blocks, a manual devnet mines each accepted transaction by itself', async ({
+    assert,
+  }) => {
+    const first = await transfer({ nonce: 0n })
+    await broadcast(devnet(), first)
+    assert.equal((await txStatus(devnet(), first.txid())).body.tx_status, 'pending')
+
+    devnet().setBlockTime(0)
+    const second = await transfer({ nonce: 1n })
+    await broadcast(devnet(), second)
+    await new Promise((resolve) => setImmediate(resolve))
+
+    for (const tx of [first, second]) {
+      assert.equal((await txStatus(devnet(), tx.txid())).body.tx_status, 'success')
+    }
+
+    devnet().setBlockTime(null)
+    const third = await transfer({ nonce: 2n })
+    await broadcast(devnet(), third)
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal((await txStatus(devnet(), third.txid())).body.tx_status, 'pending')
+  })
 })

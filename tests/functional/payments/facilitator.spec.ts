@@ -105,24 +105,20 @@ test.group('Facilitator', (group) => {
   }) => {
     const { tx, hex } = await payment(5_000n)
     const balanceBefore = devnet.balanceOf(payTo)
-    const mining = setInterval(() => void devnet.mine(), 30)
+    devnet.setBlockTime(0)
 
-    try {
-      const settled = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))
-      const again = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))
+    const settled = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))
+    const again = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))
 
-      const expected = {
-        success: true,
-        payer: SENDER.address,
-        transaction: `0x${tx.txid()}`,
-        network: NETWORK,
-      }
-      settled.assertBody(expected)
-      again.assertBody({ ...expected, success: false, errorReason: 'payment_already_used' })
-      assert.equal(devnet.balanceOf(payTo), balanceBefore + 5_000n, 'paid once')
-    } finally {
-      clearInterval(mining)
+    const expected = {
+      success: true,
+      payer: SENDER.address,
+      transaction: `0x${tx.txid()}`,
+      network: NETWORK,
     }
+    settled.assertBody(expected)
+    again.assertBody({ ...expected, success: false, errorReason: 'payment_already_used' })
+    assert.equal(devnet.balanceOf(payTo), balanceBefore + 5_000n, 'paid once')
   })
 
   test('POST /settle answers settlement_pending when no block comes within the budget', async ({
@@ -145,14 +141,11 @@ test.group('Facilitator', (group) => {
   test('POST /settle retries a broadcast the node rate-limits', async ({ client }) => {
     devnet.faults.failNext(2, 429, '/v2/transactions')
     const { hex } = await payment(5_000n)
-    const mining = setInterval(() => void devnet.mine(), 30)
-    try {
-      const settled = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))
+    devnet.setBlockTime(0)
 
-      settled.assertBodyContains({ success: true })
-    } finally {
-      clearInterval(mining)
-    }
+    const settled = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))
+
+    settled.assertBodyContains({ success: true })
   })
 
   test("POST /settle reports the node's rejection and an already used nonce", async ({

@@ -24,7 +24,6 @@ test.group('Payments this service cannot redeem', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 3_000 })
   let partner: PartnerServer
   let providerId: string
-  let mining: NodeJS.Timeout | undefined
 
   group.each.setup(async () => {
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
@@ -33,8 +32,6 @@ test.group('Payments this service cannot redeem', (group) => {
       driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
     )
     return async () => {
-      clearInterval(mining)
-      mining = undefined
       sources.extend('partner_bridge', app.config.get<FeedsConfig>('feeds').sources.partner_bridge)
       await partner.close()
     }
@@ -64,8 +61,9 @@ test.group('Payments this service cannot redeem', (group) => {
     }
   }
 
+  /** Each accepted transaction is mined at once (the paid call waits for its block). */
   function mineContinuously() {
-    mining = setInterval(() => void stack.devnet.mine(), 20)
+    stack.devnet.setBlockTime(0)
   }
 
   async function present(client: ApiClient, path: string, hex: string) {
