@@ -135,7 +135,7 @@ test.group('Devnet mempool and mining', (group) => {
   }) => {
     const first = await transfer({ nonce: 0n })
     await broadcast(devnet(), first)
-    assert.equal((await txStatus(devnet(), first.txid())).body.tx_status, 'pending')
+    assert.equal(await txStatusOf(devnet(), first.txid()), 'pending')
 
     devnet().setBlockTime(0)
     const second = await transfer({ nonce: 1n })
@@ -143,13 +143,13 @@ test.group('Devnet mempool and mining', (group) => {
     await new Promise((resolve) => setImmediate(resolve))
 
     for (const tx of [first, second]) {
-      assert.equal((await txStatus(devnet(), tx.txid())).body.tx_status, 'success')
+      assert.equal(await txStatusOf(devnet(), tx.txid()), 'success')
     }
 
     devnet().setBlockTime(null)
     const third = await transfer({ nonce: 2n })
     await broadcast(devnet(), third)
     await new Promise((resolve) => setImmediate(resolve))
-    assert.equal((await txStatus(devnet(), third.txid())).body.tx_status, 'pending')
+    assert.equal(await txStatusOf(devnet(), third.txid()), 'pending')
   })
 })
