@@ -4,6 +4,7 @@ import { makeSTXTokenTransfer } from '@stacks/transactions'
 import type { ChainConfig } from '#config/chain'
 import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired, SettlementResponse } from '#payments/x402'
+import { publicUrl } from '#core/public_url'
 
 /** Why the purchase stopped: one line for the terminal, exit code 1. */
 class PurchaseStopped extends Error {}
@@ -47,16 +48,17 @@ export default class AgentBuy extends BaseCommand {
 
   async #buy() {
     const chain = this.app.config.get<ChainConfig>('chain')
+    const devnetOnly =
+      'agent:buy pays from the devnet accounts: run it from a checkout with STACKS_NETWORK=devnet and --account wallet_N'
+    if (chain.network.name !== 'devnet') throw new PurchaseStopped(devnetOnly)
     // Development tooling: not installed in a production build, where listing the
     // commands imports every command file.
-    const { DEVNET_ACCOUNTS } = await import('@tollbooth/devnet')
-    const buyer = DEVNET_ACCOUNTS.find((account) => account.label === this.account)
-    if (chain.network.name !== 'devnet' || !buyer) {
-      throw new PurchaseStopped(
-        'agent:buy pays from the devnet accounts: run it with STACKS_NETWORK=devnet and --account wallet_N'
-      )
-    }
-    const base = this.url ?? this.app.config.get<string>('app.publicUrl')
+    const devnet = await import('@tollbooth/devnet').catch(() => {
+      throw new PurchaseStopped(devnetOnly)
+    })
+    const buyer = devnet.DEVNET_ACCOUNTS.find((account) => account.label === this.account)
+    if (!buyer) throw new PurchaseStopped(devnetOnly)
+    const base = this.url ?? publicUrl()
     if (!URL.canParse(base)) {
       throw new PurchaseStopped(`--url must be the service's base URL, e.g. http://127.0.0.1:3333`)
     }

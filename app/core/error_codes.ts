@@ -203,13 +203,14 @@ export const ERROR_CODES = {
   too_many_payments_in_flight: {
     status: 429,
     in: BOTH,
-    meaning: 'the payer already has 5 payments settling; carries `Retry-After`',
+    meaning: 'the payer already has 5 payments settling',
+    retryAfterSeconds: 5,
   },
   settlement_unavailable: {
     status: 503,
     in: ERROR,
-    meaning:
-      'the Stacks node rate-limited the broadcast; nothing was charged; carries `Retry-After`',
+    meaning: 'the Stacks node rate-limited the broadcast; nothing was charged',
+    retryAfterSeconds: 5,
   },
   facilitator_unavailable: {
     status: 503,
@@ -320,7 +321,8 @@ export const ERROR_CODES = {
     status: 202,
     in: X402,
     meaning:
-      'not confirmed within the request: collect the response at `status_url` with the receipt; carries `Retry-After`',
+      'not confirmed within the request: collect the response at `status_url` with the receipt',
+    retryAfterSeconds: 5,
   },
   rate_limited: {
     status: 503,

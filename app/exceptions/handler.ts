@@ -2,8 +2,8 @@ import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { HttpError } from '@adonisjs/core/types/http'
 import { isCodedRule } from '#core/coded_rules'
-import { declaredCodeOf, ERROR_CODES, type ErrorCodeEntry } from '#core/error_codes'
-import { setPaymentResponse, settlementOf } from '#payments/paid_call_response'
+import { declaredCodeOf, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '#core/error_codes'
+import { PaidCallFailure, setPaymentResponse } from '#payments/paid_call_response'
 import { DetailedException } from '#core/exceptions'
 
 type ValidationMessage = { field: string; message: string; rule: string }
@@ -13,17 +13,20 @@ type ValidationMessage = { field: string; message: string; rule: string }
  * `{error: {code, message, fields?}}` with a stable snake_case code derived
  * from the exception's E_ code, declared in app/core/error_codes.ts with the
  * `Retry-After` it carries. An error thrown after a payment header decoded
- * also carries its x402 `payment-response` (withSettlement). Server errors never expose their message,
- * stack or a library's error code: the body names the request id, and the
- * detail is logged with it (the base handler's report()).
+ * comes wrapped in a PaidCallFailure with its x402 `payment-response`.
+ * Server errors never expose their message, stack or a library's error code:
+ * the body names the request id, and the detail is logged with it (the base
+ * handler's report()).
  */
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = !app.inProduction
   protected renderStatusPages = false
 
-  async handle(error: unknown, ctx: HttpContext) {
-    const settlement = settlementOf(error)
-    if (settlement) setPaymentResponse(ctx.response, settlement)
+  async handle(error: unknown, ctx: HttpContext): Promise<unknown> {
+    if (error instanceof PaidCallFailure) {
+      setPaymentResponse(ctx.response, error.settlement)
+      return this.handle(error.cause, ctx)
+    }
     const code = declaredCodeOf(error)
     const retryAfter = code && (ERROR_CODES[code] as ErrorCodeEntry).retryAfterSeconds
     if (retryAfter) ctx.response.header('retry-after', String(retryAfter))
@@ -39,13 +42,22 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (error instanceof SyntaxError && httpError.status === 400) {
       ctx.response
         .status(400)
-        .send({ error: { code: 'invalid_json', message: 'The request body is not valid JSON' } })
+        .send({
+          error: {
+            code: 'invalid_json' satisfies ErrorCode,
+            message: 'The request body is not valid JSON',
+          },
+        })
       return
     }
     if (httpError.code === 'E_VALIDATION_ERROR' && 'messages' in httpError) {
       return this.renderValidationError(httpError, ctx)
     }
     return this.renderError(httpError, ctx)
+  }
+
+  async report(error: unknown, ctx: HttpContext) {
+    return super.report(error instanceof PaidCallFailure ? error.cause : error, ctx)
   }
 
   /** A client's undecodable body is its mistake, not ours: answered 4xx, never logged as an error. */
@@ -61,7 +73,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         error: ours
           ? { code: codeOf(error, 'internal_error'), message: error.message }
           : {
-              code: 'internal_error',
+              code: 'internal_error' satisfies ErrorCode,
               message: 'Internal server error',
               request_id: ctx.request.id(),
             },
@@ -83,7 +95,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const coded = only && isCodedRule(only.rule) ? only : undefined
     ctx.response.status(error.status ?? 422).send({
       error: {
-        code: coded?.rule ?? 'validation_failed',
+        code: coded?.rule ?? ('validation_failed' satisfies ErrorCode),
         message: coded?.message ?? 'The request is invalid: see fields',
         fields: messages.map(({ field, message, rule }: ValidationMessage) => ({
           field,
@@ -99,7 +111,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
  * E_ROUTE_NOT_FOUND → route_not_found. Only the framework's and our own E_
  * codes are stable; a library's or the database's (22021, ECONNRESET, …) is not.
  */
-function codeOf(error: HttpError, fallback: string) {
+function codeOf(error: HttpError, fallback: ErrorCode) {
   return typeof error.code === 'string' && error.code.startsWith('E_')
     ? error.code.slice(2).toLowerCase()
     : fallback
@@ -130,7 +142,7 @@ function contentEncodingRefusal(error: unknown) {
     return {
       status: 415,
       error: {
-        code: 'content_encoding_unsupported',
+        code: 'content_encoding_unsupported' satisfies ErrorCode,
         message: 'Content-Encoding must be gzip, deflate or br',
       },
     }
@@ -139,7 +151,7 @@ function contentEncodingRefusal(error: unknown) {
     return {
       status: 400,
       error: {
-        code: 'invalid_body_encoding',
+        code: 'invalid_body_encoding' satisfies ErrorCode,
         message: 'The request body is not valid data for its Content-Encoding',
       },
     }

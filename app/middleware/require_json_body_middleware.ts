@@ -1,7 +1,6 @@
-import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
-import type { BodyParserConfig } from '@adonisjs/core/types/bodyparser'
 import type { NextFn } from '@adonisjs/core/types/http'
+import bodyParserConfig from '#config/bodyparser'
 import { E_UNSUPPORTED_MEDIA_TYPE } from '#core/exceptions'
 
 /**
@@ -12,7 +11,7 @@ import { E_UNSUPPORTED_MEDIA_TYPE } from '#core/exceptions'
  */
 export default class RequireJsonBodyMiddleware {
   handle({ request }: HttpContext, next: NextFn) {
-    const { allowedMethods, json } = app.config.get<BodyParserConfig>('bodyparser')
+    const { allowedMethods, json } = bodyParserConfig
     if (allowedMethods.includes(request.method()) && hasBody(request) && !request.is(json.types)) {
       const contentType = request.header('content-type')?.split(';')[0].trim()
       throw new E_UNSUPPORTED_MEDIA_TYPE([

@@ -121,18 +121,18 @@ export class Facilitator {
    * a refusal or an error the claim is released (nothing was broadcast).
    */
   async #handOver(payment: VerifiedPayment): Promise<ErrorCode | undefined> {
-    let released: string | undefined = 'request_failed'
+    let releaseReason: string | undefined = 'request_failed'
     try {
       const preflight = await this.preflight.check(payment)
       if (!preflight.ok) {
-        released = preflight.code
+        releaseReason = preflight.code
         return preflight.code
       }
-      released = undefined
+      releaseReason = undefined
       const handedOver = await this.lifecycle.handOver(payment.txid, null)
       return handedOver ? undefined : 'transaction_already_broadcast'
     } finally {
-      if (released) await this.lifecycle.release(payment.txid, released)
+      if (releaseReason) await this.lifecycle.release(payment.txid, releaseReason)
     }
   }
 

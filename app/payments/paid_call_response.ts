@@ -1,5 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import type { ErrorCode } from '#core/error_codes'
+import { ERROR_CODES, type ErrorCode } from '#core/error_codes'
 import type { PaymentRequired, SettlementResponse } from '#payments/x402'
 import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
 
@@ -35,7 +35,6 @@ export type PaidCallResult =
       kind: 'pending'
       body: PendingBody
       settlement: SettlementResponse
-      retryAfterSeconds: number
     }
 
 /** The transaction a payment-response names; none when the header did not decode to one. */
@@ -63,21 +62,19 @@ export function settlementResponse(
   }
 }
 
-const settlements = new WeakMap<object, SettlementResponse>()
-
 /**
- * Marks an error thrown after the payment header decoded with the
- * payment-response its answer carries; the exception handler sets it, the
- * error renders itself as usual.
+ * An error thrown after the payment header decoded, with the payment-response
+ * its answer carries: the exception handler writes the header, then reports
+ * and renders the cause as it would without it. One wrapper per request, as
+ * concurrent requests may share the cause (one source fetch for all of them).
  */
-export function withSettlement(error: unknown, settlement: SettlementResponse): unknown {
-  const marked = typeof error === 'object' && error !== null ? error : new Error(String(error))
-  settlements.set(marked, settlement)
-  return marked
-}
-
-export function settlementOf(error: unknown): SettlementResponse | undefined {
-  return typeof error === 'object' && error !== null ? settlements.get(error) : undefined
+export class PaidCallFailure extends Error {
+  constructor(
+    readonly settlement: SettlementResponse,
+    options: { cause: unknown }
+  ) {
+    super('the paid call failed after its payment header decoded', options)
+  }
 }
 
 export function setPaymentResponse(
@@ -113,7 +110,7 @@ export function sendPaidCallResult(response: HttpContext['response'], result: Pa
       response.header('content-type', 'application/json; charset=utf-8')
       return response.send(result.body)
     case 'pending':
-      response.header('retry-after', String(result.retryAfterSeconds))
+      response.header('retry-after', String(ERROR_CODES.settlement_pending.retryAfterSeconds))
       return response.send(result.body)
     default: {
       const unknownResult: never = result

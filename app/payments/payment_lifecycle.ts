@@ -47,7 +47,8 @@ export type Confirmation = 'confirmed' | 'already_confirmed' | 'not_broadcast'
  *
  *   (none | released) ─claim→ claimed ─handOver→ broadcast ─confirm→ confirmed
  *   claimed | broadcast ─fail→ failed
- *   claimed | broadcast ─release→ released (nothing charged: it may be presented again)
+ *   claimed ─release→ released            (nothing broadcast: it may be presented again)
+ *   claimed | broadcast ─releaseUntaken→ released (the node never took it)
  *
  * A claim is committed before any network I/O and is exclusive across
  * requests, processes, instances and purposes (the paywall and the
@@ -176,11 +177,22 @@ export class PaymentLifecycle {
   }
 
   /**
-   * claimed | broadcast → released: nothing was broadcast (refused before the
-   * broadcast, the source failed) or the node did not take it; nothing
-   * charged, the transfer may be presented again.
+   * claimed → released: this request's claim ends before it was handed over
+   * (refused, the source failed); nothing charged, the transfer may be
+   * presented again. Only from `claimed`: a claim that lost its request (the
+   * reconcile job released it) may since have been claimed and handed over by
+   * another request, whose row this must not touch.
    */
   async release(txid: string, reason: string) {
+    await this.#move(txid, ['claimed'], 'released', reason)
+  }
+
+  /**
+   * claimed | broadcast → released: the node never took the transaction
+   * (rate-limited every attempt, or never seen on chain long after its last
+   * move); nothing charged, the transfer may be presented again.
+   */
+  async releaseUntaken(txid: string, reason: string) {
     await this.#move(txid, IN_FLIGHT_STATUSES, 'released', reason)
   }
 
@@ -201,7 +213,7 @@ export class PaymentLifecycle {
         await this.fail(txid, outcome.reason)
         return null
       case 'rate_limited':
-        await this.release(txid, 'rate_limited')
+        await this.releaseUntaken(txid, 'rate_limited')
         return null
       case 'pending':
         return null

@@ -52,7 +52,7 @@ export class ReconcilePayments {
         summary[outcome]++
       } else if (outcome === 'pending') {
         if (!status && Number(row.age_seconds) >= options.releaseAfterSeconds) {
-          await this.lifecycle.release(row.txid, 'never_seen_on_chain')
+          await this.lifecycle.releaseUntaken(row.txid, 'never_seen_on_chain')
           summary.released++
         } else {
           summary.pending++

@@ -10,10 +10,10 @@ import { PaymentsConfig } from '#payments/define_config'
 import { E_SETTLEMENT_UNAVAILABLE, E_TOO_MANY_PAYMENTS_IN_FLIGHT } from '#payments/exceptions'
 import { feedPaymentRequired } from '#payments/feed_payment_required'
 import {
+  PaidCallFailure,
   type PaidCallResult,
   type SettledTransaction,
   settlementResponse,
-  withSettlement,
 } from '#payments/paid_call_response'
 import { type ClaimOutcome, PaymentLifecycle } from '#payments/payment_lifecycle'
 import { PaymentPreflight } from '#payments/payment_preflight'
@@ -44,6 +44,8 @@ interface PaidCall {
   settlement(errorReason?: ErrorCode): ReturnType<typeof settlementResponse>
   /** The 402 of a refused payment, naming the transaction and payer. */
   refused(code: ErrorCode): PaidCallResult
+  /** An error of this call, to be thrown with its payment-response. */
+  failure(error: unknown, code?: ErrorCode): PaidCallFailure
 }
 
 /**
@@ -94,6 +96,13 @@ export class ServePaidCall {
       resource: resourceIdentity('GET', request.path, request.query),
       settlement: (errorReason) => settlementResponse(network.caip2, payment, errorReason),
       refused: (code) => refused(code, payment),
+      failure: (error, code) =>
+        new PaidCallFailure(
+          settlementResponse(network.caip2, payment, code ?? failureReason(error)),
+          {
+            cause: error,
+          }
+        ),
     }
 
     const claim = await this.lifecycle.claim({
@@ -132,10 +141,7 @@ export class ServePaidCall {
         if (claim.payment.purpose !== 'feed') return call.refused('payment_already_used')
         return this.#pending(call, undefined)
       case 'too_many_in_flight':
-        throw withSettlement(
-          new E_TOO_MANY_PAYMENTS_IN_FLIGHT(),
-          call.settlement('too_many_payments_in_flight')
-        )
+        throw call.failure(new E_TOO_MANY_PAYMENTS_IN_FLIGHT())
       default: {
         const unknownOutcome: never = claim
         throw new Error(`unknown claim outcome ${JSON.stringify(unknownOutcome)}`)
@@ -156,7 +162,7 @@ export class ServePaidCall {
         const verdict = await check()
         if (!verdict.ok) {
           await this.lifecycle.release(payment.txid, verdict.code)
-          return call.refused(verdict.code as ErrorCode)
+          return call.refused(verdict.code)
         }
       }
 
@@ -181,9 +187,14 @@ export class ServePaidCall {
       served = { body, outcome, chainMs: this.clock.now() - chainStarted }
     } catch (error) {
       if (!handedOver) await this.lifecycle.release(payment.txid, 'request_failed')
-      throw withSettlement(error, call.settlement(failureReason(error)))
+      throw call.failure(error)
     }
-    return this.#answerSettlement(call, served)
+    try {
+      return await this.#answerSettlement(call, served)
+    } catch (error) {
+      // Broadcast already: the buyer still learns the transaction (the reconcile job finishes it).
+      throw error instanceof PaidCallFailure ? error : call.failure(error)
+    }
   }
 
   /** Serialised once: the same bytes are served now, stored, and replayed. */
@@ -219,7 +230,7 @@ export class ServePaidCall {
       case 'rejected':
         return call.refused(outcome.code)
       case 'rate_limited':
-        throw withSettlement(new E_SETTLEMENT_UNAVAILABLE(), call.settlement('rate_limited'))
+        throw call.failure(new E_SETTLEMENT_UNAVAILABLE(), 'rate_limited')
       case 'failed':
         return call.refused('payment_failed')
       case 'pending':
@@ -240,7 +251,6 @@ export class ServePaidCall {
     return {
       kind: 'pending',
       settlement: call.settlement('settlement_pending'),
-      retryAfterSeconds: 5,
       body: {
         x402Version: 2,
         error: 'settlement_pending',

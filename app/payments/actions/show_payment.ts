@@ -49,14 +49,18 @@ export class ShowPayment {
           kind: 'pending',
           body: { x402Version: 2, error: 'settlement_pending' },
           settlement: settlementResponse(network, payment, 'settlement_pending'),
-          retryAfterSeconds: 5,
         }
-      default:
+      case 'failed':
+      case 'released':
         return {
           kind: 'payment_required',
           body: { x402Version: 2, error: 'payment_failed' },
           settlement: settlementResponse(network, payment, 'payment_failed'),
         }
+      default: {
+        const unknownStatus: never = status
+        throw new Error(`unknown payment status ${String(unknownStatus)}`)
+      }
     }
   }
 }
