@@ -1,3 +1,4 @@
+import { injectableConfig } from '#core/injectable_config'
 import type { NetworkPreset } from '#chain/network'
 
 export interface ChainConfigValues {
@@ -17,16 +18,8 @@ export interface ChainConfigValues {
   }
 }
 
-/**
- * config/chain.ts, injectable: ChainProvider binds the instance the config
- * file defines, so `@inject()` classes take it as a constructor argument.
- */
-export interface ChainConfig extends ChainConfigValues {}
-export class ChainConfig {
-  constructor(values: ChainConfigValues) {
-    Object.assign(this, values)
-  }
-}
+/** config/chain.ts, bound by ChainProvider: `@inject()` classes take it as an argument. */
+export class ChainConfig extends injectableConfig<ChainConfigValues>() {}
 
 export function defineConfig(values: ChainConfigValues) {
   return new ChainConfig(values)

@@ -40,14 +40,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       return httpError.handle(httpError, ctx)
     }
     if (error instanceof SyntaxError && httpError.status === 400) {
-      ctx.response
-        .status(400)
-        .send({
-          error: {
-            code: 'invalid_json' satisfies ErrorCode,
-            message: 'The request body is not valid JSON',
-          },
-        })
+      ctx.response.status(400).send({
+        error: {
+          code: 'invalid_json' satisfies ErrorCode,
+          message: 'The request body is not valid JSON',
+        },
+      })
       return
     }
     if (httpError.code === 'E_VALIDATION_ERROR' && 'messages' in httpError) {

@@ -1,3 +1,4 @@
+import { injectableConfig } from '#core/injectable_config'
 import type { BroadcastRetryOptions } from '#payments/broadcast_transaction'
 import type { ConfirmationWatcherOptions } from '#payments/confirmation_watcher'
 import type { ReconcileOptions } from '#payments/reconcile_payments'
@@ -24,16 +25,8 @@ export interface PaymentsConfigValues {
   maxFeeMicrostx: bigint
 }
 
-/**
- * config/payments.ts, injectable: PaymentsProvider binds the instance the
- * config file defines, so `@inject()` classes take it as a constructor argument.
- */
-export interface PaymentsConfig extends PaymentsConfigValues {}
-export class PaymentsConfig {
-  constructor(values: PaymentsConfigValues) {
-    Object.assign(this, values)
-  }
-}
+/** config/payments.ts, bound by PaymentsProvider: `@inject()` classes take it as an argument. */
+export class PaymentsConfig extends injectableConfig<PaymentsConfigValues>() {}
 
 export function defineConfig(values: PaymentsConfigValues) {
   return new PaymentsConfig(values)

@@ -1,3 +1,4 @@
+import { injectableConfig } from '#core/injectable_config'
 export interface ManifestConfig {
   /** One deadline for DNS, every redirect hop and the body. */
   timeoutMs: number
@@ -12,16 +13,8 @@ export interface ProvidersConfigValues {
   manifest: ManifestConfig
 }
 
-/**
- * config/providers.ts, injectable: ProviderAccountsProvider binds the instance
- * the config file defines, so `@inject()` classes take it as a constructor argument.
- */
-export interface ProvidersConfig extends ProvidersConfigValues {}
-export class ProvidersConfig {
-  constructor(values: ProvidersConfigValues) {
-    Object.assign(this, values)
-  }
-}
+/** config/providers.ts, bound by ProviderAccountsProvider: `@inject()` classes take it as an argument. */
+export class ProvidersConfig extends injectableConfig<ProvidersConfigValues>() {}
 
 export function defineConfig(values: ProvidersConfigValues) {
   return new ProvidersConfig(values)
