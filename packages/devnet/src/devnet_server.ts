@@ -32,7 +32,18 @@ export interface DevnetBackend {
 export interface DevnetServerOptions {
   /** How long a request hit by a timeout fault is held before its socket is destroyed. */
   hangMs: number
+  /** Schedules the drop of a held request; default a real, unref'd timer. */
+  hangTimer?: HangTimer
   maxBodyBytes?: number
+}
+
+/** Runs `callback` after `ms`, like setTimeout; returns a function cancelling it. */
+export type HangTimer = (callback: () => void, ms: number) => () => void
+
+const realHangTimer: HangTimer = (callback, ms) => {
+  const timer = setTimeout(callback, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -67,14 +78,17 @@ class HttpError extends Error {
 export class DevnetServer {
   readonly #backend: DevnetBackend
   readonly #hangMs: number
+  readonly #hangTimer: HangTimer
   readonly #maxBodyBytes: number
   readonly #server: Server
   readonly #routes: Route[]
-  readonly #hanging = new Map<Socket, NodeJS.Timeout>()
+  /** Held sockets, each with the function cancelling its drop. */
+  readonly #hanging = new Map<Socket, () => void>()
 
   constructor(backend: DevnetBackend, options: DevnetServerOptions) {
     this.#backend = backend
     this.#hangMs = options.hangMs
+    this.#hangTimer = options.hangTimer ?? realHangTimer
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     this.#routes = this.#defineRoutes()
     this.#server = createServer((req, res) => {
@@ -97,8 +111,8 @@ export class DevnetServer {
   }
 
   close(): Promise<void> {
-    for (const [socket, timer] of this.#hanging) {
-      clearTimeout(timer)
+    for (const [socket, cancelDrop] of this.#hanging) {
+      cancelDrop()
       socket.destroy()
     }
     this.#hanging.clear()
@@ -174,12 +188,13 @@ export class DevnetServer {
   #hang(req: IncomingMessage): void {
     req.resume()
     const socket = req.socket
-    const timer = setTimeout(() => socket.destroy(), this.#hangMs)
-    timer.unref()
-    this.#hanging.set(socket, timer)
+    const cancelDrop = this.#hangTimer(() => socket.destroy(), this.#hangMs)
+    const released = this.#backend.faults.holding()
+    this.#hanging.set(socket, cancelDrop)
     socket.once('close', () => {
-      clearTimeout(timer)
+      cancelDrop()
       this.#hanging.delete(socket)
+      released()
     })
   }
 

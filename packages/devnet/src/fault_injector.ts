@@ -31,6 +31,8 @@ export interface FaultSummary {
 export class FaultInjector {
   #rules: FaultRule[] = []
   #aborted = new Set<string>()
+  #held = 0
+  #heldWaiters: (() => void)[] = []
 
   /**
    * The next `count` matching requests are answered with `status`, with a
@@ -62,6 +64,21 @@ export class FaultInjector {
 
   isAborted(txid: string): boolean {
     return this.#aborted.has(without0x(txid).toLowerCase())
+  }
+
+  /** Resolves once a timeout fault is holding a request: at once if one is held now. */
+  held(): Promise<void> {
+    if (this.#held > 0) return Promise.resolve()
+    return new Promise((resolve) => this.#heldWaiters.push(resolve))
+  }
+
+  /** The server reports a request it now holds; the returned function reports its release. */
+  holding(): () => void {
+    this.#held += 1
+    for (const resolve of this.#heldWaiters.splice(0)) resolve()
+    return () => {
+      this.#held -= 1
+    }
   }
 
   clear(): void {

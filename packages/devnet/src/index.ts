@@ -1,7 +1,7 @@
 import { BlockProducer, type BlockTime } from './block_producer.js'
 import { ChainState, type Block } from './chain_state.js'
 import { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, type DevnetAccount } from './devnet_accounts.js'
-import { DevnetServer } from './devnet_server.js'
+import { DevnetServer, type HangTimer } from './devnet_server.js'
 import { FaultInjector } from './fault_injector.js'
 import { isTestnetPrincipal } from './principals.js'
 import { admitTransaction, type AdmissionResult } from './transaction_admission.js'
@@ -9,6 +9,7 @@ import { admitTransaction, type AdmissionResult } from './transaction_admission.
 export { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, type DevnetAccount } from './devnet_accounts.js'
 export { FaultInjector, type InjectedStatus } from './fault_injector.js'
 export type { BlockTime } from './block_producer.js'
+export type { HangTimer } from './devnet_server.js'
 
 export const DEFAULT_DEVNET_PORT = 3999
 export const DEFAULT_DEVNET_HOST = '127.0.0.1'
@@ -27,6 +28,8 @@ export interface StartDevnetOptions {
   now?: () => number
   /** How long a timeout fault holds a request before dropping the connection. */
   hangMs?: number
+  /** Schedules that drop, like setTimeout; tests pass one they fire themselves. */
+  hangTimer?: HangTimer
 }
 
 export interface MinedBlock {
@@ -72,7 +75,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   const server = new DevnetServer(
     { state, faults, accounts: DEVNET_ACCOUNTS, submit, mine: mineBlock },
-    { hangMs: options.hangMs ?? DEFAULT_HANG_MS }
+    { hangMs: options.hangMs ?? DEFAULT_HANG_MS, hangTimer: options.hangTimer }
   )
   const host = options.host ?? DEFAULT_DEVNET_HOST
   const port = await server.listen(options.port ?? DEFAULT_DEVNET_PORT, host)

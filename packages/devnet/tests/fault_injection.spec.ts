@@ -1,10 +1,19 @@
 import { test } from '@japa/runner'
 import { DEFAULT_ACCOUNT_BALANCE, startDevnet } from '../src/index.js'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
-import { broadcastStatus, httpStatus, postJson, txStatus, txStatusOf } from './helpers.js'
+import {
+  broadcastStatus,
+  httpStatus,
+  manualTimer,
+  postJson,
+  settledFlag,
+  txStatus,
+  txStatusOf,
+} from './helpers.js'
 
 test.group('Devnet fault injection', (group) => {
-  const devnet = useDevnet(group, { hangMs: 150 })
+  const hangTimer = manualTimer()
+  const devnet = useDevnet(group, { hangMs: 150, hangTimer: hangTimer.schedule })
 
   test('the next two calls fail with 429 and the third is answered normally', async ({
     assert,
@@ -52,24 +61,28 @@ test.group('Devnet fault injection', (group) => {
 
   test('a timeout fault leaves the client waiting until it gives up', async ({ assert }) => {
     devnet().faults.timeoutNext(1)
+    const client = new AbortController()
 
-    const startedAt = Date.now()
-    await assert.rejects(() =>
-      fetch(`${devnet().url}/v2/info`, { signal: AbortSignal.timeout(50) })
-    )
-    assert.isAtLeast(Date.now() - startedAt, 40)
-
+    const hung = fetch(`${devnet().url}/v2/info`, { signal: client.signal })
+    await devnet().faults.held()
     assert.equal(await httpStatus(devnet(), '/v2/info'), 200)
+    client.abort()
+
+    await assert.rejects(() => hung, /aborted/)
   })
 
   test('a hung request is dropped by the devnet after hangMs', async ({ assert }) => {
     await postJson(devnet(), '/devnet/faults', { kind: 'timeout', count: 1 })
 
-    const startedAt = Date.now()
-    await assert.rejects(() => fetch(`${devnet().url}/v2/info`))
-    const waited = Date.now() - startedAt
-    assert.isAtLeast(waited, 100)
-    assert.isBelow(waited, 1000)
+    const hung = fetch(`${devnet().url}/v2/info`)
+    const settled = settledFlag(hung)
+    await devnet().faults.held()
+    assert.deepEqual(hangTimer.pending(), [150])
+    assert.equal(await httpStatus(devnet(), '/v2/info'), 200)
+    assert.isFalse(settled())
+
+    hangTimer.fire()
+    await assert.rejects(() => hung)
   })
 
   test('an aborted transaction is mined as abort_by_response, charging the fee only', async ({
@@ -117,15 +130,15 @@ test.group('Devnet fault injection', (group) => {
 
 test.group('Devnet shutdown', () => {
   test('stopping the devnet drops requests held by a timeout fault', async ({ assert }) => {
-    const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangMs: 30_000 })
+    const hangTimer = manualTimer()
+    const devnet = await startDevnet({ port: 0, blockTimeMs: null, hangTimer: hangTimer.schedule })
     devnet.faults.timeoutNext(1)
 
     const hung = fetch(`${devnet.url}/v2/info`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    const startedAt = Date.now()
+    await devnet.faults.held()
     await devnet.stop()
 
     await assert.rejects(() => hung)
-    assert.isBelow(Date.now() - startedAt, 1000)
+    assert.deepEqual(hangTimer.pending(), [])
   })
 })

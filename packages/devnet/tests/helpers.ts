@@ -1,5 +1,5 @@
 import type { StacksTransactionWire } from '@stacks/transactions'
-import type { Devnet } from '../src/index.js'
+import type { Devnet, HangTimer } from '../src/index.js'
 import { broadcast, type JsonResponse } from '../src/testing.js'
 
 export async function getJson<T = Record<string, unknown>>(
@@ -60,4 +60,33 @@ export async function broadcastStatus(
 export async function txStatusOf(devnet: Devnet, txid: string): Promise<string> {
   const response = await txStatus(devnet, txid)
   return response.body.tx_status
+}
+
+/** A hang timer that fires only when the test says so; `pending` lists the delays still due. */
+export function manualTimer(): { schedule: HangTimer; pending: () => number[]; fire: () => void } {
+  const due = new Set<{ ms: number; callback: () => void }>()
+  return {
+    schedule: (callback, ms) => {
+      const entry = { ms, callback }
+      due.add(entry)
+      return () => due.delete(entry)
+    },
+    pending: () => [...due].map((entry) => entry.ms),
+    fire: () => {
+      for (const entry of due) {
+        due.delete(entry)
+        entry.callback()
+      }
+    },
+  }
+}
+
+/** Whether the promise has settled, read without waiting for it. */
+export function settledFlag(promise: Promise<unknown>): () => boolean {
+  let settled = false
+  const settle = () => {
+    settled = true
+  }
+  promise.then(settle, settle)
+  return () => settled
 }

@@ -1,4 +1,4 @@
-export { UpstreamSimulator, type SimulatedFault } from './upstream_simulator.js'
+export { UpstreamSimulator, type HangTimer, type SimulatedFault } from './upstream_simulator.js'
 export {
   defineFixture,
   respond,

@@ -12,6 +12,15 @@ import { FIXTURES } from './fixtures/index.js'
 export type SimulatedFault =
   'status_500' | 'status_503' | 'timeout' | 'malformed_json' | 'schema_drift'
 
+/** Runs `callback` after `ms`, like setTimeout; returns a function cancelling it. */
+export type HangTimer = (callback: () => void, ms: number) => () => void
+
+const realHangTimer: HangTimer = (callback, ms) => {
+  const timer = setTimeout(callback, ms)
+  timer.unref()
+  return () => clearTimeout(timer)
+}
+
 interface CompiledRoute {
   route: SimulatedRoute
   pattern: RegExp
@@ -30,10 +39,21 @@ export class UpstreamSimulator {
   #sockets = new Set<Socket>()
   #clock: SimulatorClock
   #hangMs: number
+  #hangTimer: HangTimer
+  #held = 0
+  #heldWaiters: (() => void)[] = []
 
-  constructor(options: { fixtures?: UpstreamFixture[]; now?: () => number; hangMs?: number } = {}) {
+  constructor(
+    options: {
+      fixtures?: UpstreamFixture[]
+      now?: () => number
+      hangMs?: number
+      hangTimer?: HangTimer
+    } = {}
+  ) {
     const now = options.now ?? Date.now
     this.#hangMs = options.hangMs ?? 30_000
+    this.#hangTimer = options.hangTimer ?? realHangTimer
     this.#clock = {
       now,
       random: (key, bucketMs = 60_000) => {
@@ -79,6 +99,12 @@ export class UpstreamSimulator {
     this.#faults.clear()
   }
 
+  /** Resolves once a timeout fault is holding a request: at once if one is held now. */
+  held(): Promise<void> {
+    if (this.#held > 0) return Promise.resolve()
+    return new Promise((resolve) => this.#heldWaiters.push(resolve))
+  }
+
   async close() {
     for (const socket of this.#sockets) socket.destroy()
     await new Promise<void>((resolve) =>
@@ -93,10 +119,7 @@ export class UpstreamSimulator {
     const method = request.method ?? 'GET'
 
     const fault = this.#faults.get(upstream)?.shift()
-    if (fault === 'timeout') {
-      setTimeout(() => request.socket.destroy(), this.#hangMs).unref()
-      return
-    }
+    if (fault === 'timeout') return this.#hang(request)
     if (fault === 'status_500' || fault === 'status_503') {
       return send(response, Number(fault.slice(-3)), { error: 'simulated upstream failure' })
     }
@@ -125,6 +148,17 @@ export class UpstreamSimulator {
     }
     if (fault === 'schema_drift') return send(response, 200, { unexpected: 'shape', data: null })
     send(response, status, payload)
+  }
+
+  #hang(request: IncomingMessage) {
+    const socket = request.socket
+    const cancelDrop = this.#hangTimer(() => socket.destroy(), this.#hangMs)
+    this.#held += 1
+    for (const resolve of this.#heldWaiters.splice(0)) resolve()
+    socket.once('close', () => {
+      cancelDrop()
+      this.#held -= 1
+    })
   }
 
   #match(upstream: string, method: string, path: string) {

@@ -3,6 +3,7 @@ import { defineFixture, respond } from '../src/fixture.js'
 import { FIXTURES } from '../src/fixtures/index.js'
 import { UpstreamSimulator } from '../src/upstream_simulator.js'
 import { SIMULATED_UPSTREAMS } from '../src/upstreams.js'
+import { manualTimer, settledFlag } from './helpers.js'
 
 const NOW = 1_795_300_000_000
 
@@ -29,12 +30,15 @@ const probe = defineFixture({
 test.group('Upstream simulator', (group) => {
   let simulator: UpstreamSimulator
   let now = NOW
+  let hangTimer: ReturnType<typeof manualTimer>
   group.each.setup(async () => {
     now = NOW
+    hangTimer = manualTimer()
     simulator = await new UpstreamSimulator({
       fixtures: [probe],
       now: () => now,
       hangMs: 150,
+      hangTimer: hangTimer.schedule,
     }).listen()
     return () => simulator.close()
   })
@@ -135,9 +139,15 @@ test.group('Upstream simulator', (group) => {
   }) => {
     simulator.failNext('github', 'timeout')
 
-    const startedAt = Date.now()
-    await assert.rejects(() => fetch(`${simulator.url}/github/repos/a/b`))
-    assert.isAtLeast(Date.now() - startedAt, 100)
+    const hung = fetch(`${simulator.url}/github/repos/a/b`)
+    const settled = settledFlag(hung)
+    await simulator.held()
+    assert.deepEqual(hangTimer.pending(), [150])
+    assert.equal(await statusOf('/github/repos/a/b'), 200)
+    assert.isFalse(settled())
+
+    hangTimer.fire()
+    await assert.rejects(() => hung)
   })
 
   test('clearFaults() drops every queued fault', async ({ assert }) => {
@@ -173,15 +183,15 @@ test.group('Upstream simulator fixtures', () => {
   })
 
   test('closing drops connections held by a timeout fault', async ({ assert }) => {
-    const simulator = await new UpstreamSimulator({ hangMs: 30_000 }).listen()
+    const hangTimer = manualTimer()
+    const simulator = await new UpstreamSimulator({ hangTimer: hangTimer.schedule }).listen()
     simulator.failNext('mempool', 'timeout')
 
     const hung = fetch(`${simulator.url}/mempool/api/v1/fees/recommended`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    const startedAt = Date.now()
+    await simulator.held()
     await simulator.close()
 
     await assert.rejects(() => hung)
-    assert.isBelow(Date.now() - startedAt, 1000)
+    assert.deepEqual(hangTimer.pending(), [])
   })
 })
