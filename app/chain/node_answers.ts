@@ -52,3 +52,6 @@ export const infoAnswer = vine.create(
     })
     .allowUnknownProperties()
 )
+
+/** GET /v2/fees/transfer: the node's fee estimate for a transfer, in µSTX per byte. */
+export const feeRateAnswer = vine.create(vine.number().withoutDecimals().min(0).max(1_000_000))

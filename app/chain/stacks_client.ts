@@ -8,6 +8,7 @@ import { E_CHAIN_NODE_BAD_ANSWER, E_CHAIN_NODE_UNAVAILABLE } from '#chain/except
 import {
   accountAnswer,
   balanceAnswer,
+  feeRateAnswer,
   infoAnswer,
   nonceAnswer,
   transactionAnswer,
@@ -127,6 +128,17 @@ export class StacksClient {
       await this.#json(path, await this.#request(path))
     )
     return { balance: BigInt(answer.balance), nonce: BigInt(answer.nonce) }
+  }
+
+  /** The node's fee estimate for an STX transfer, in µSTX per byte. */
+  async getTransferFeeRate(): Promise<bigint> {
+    const path = '/v2/fees/transfer'
+    const rate = await this.#validate(
+      path,
+      feeRateAnswer,
+      await this.#json(path, await this.#request(path))
+    )
+    return BigInt(rate)
   }
 
   async getInfo(timeoutMs?: number): Promise<NodeInfo> {

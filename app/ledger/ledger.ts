@@ -10,8 +10,11 @@ export const accounts = {
   platformWallet: 'platform:wallet',
   platformFees: 'platform:fees',
   platformRevenue: 'platform:revenue',
+  /** Withdrawals debited from providers and not yet paid out on chain. */
+  payoutsInFlight: 'platform:payouts_in_flight',
+  /** The network fees the platform pays for its own transactions (withdrawals). */
+  networkFees: 'platform:network_fees',
   providerPending: (providerId: string) => `provider:${providerId}:pending`,
-  providerWithdrawn: (providerId: string) => `provider:${providerId}:withdrawn`,
 }
 
 /** Positive = debit, negative = credit. */
@@ -44,6 +47,17 @@ export class Ledger {
     trx: TransactionClientContract,
     posting: Posting
   ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
+    const inserted = await this.#insert(trx, posting)
+    if (inserted.alreadyPosted) return inserted
+    await updateProviderBalances(trx, posting)
+    await assertCommittable(trx)
+    return inserted
+  }
+
+  async #insert(
+    trx: TransactionClientContract,
+    posting: Posting
+  ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
     assertBalanced(posting)
     const { kind, reference, entries } = posting
 
@@ -70,10 +84,7 @@ export class Ledger {
       return { transactionId: existing.id, alreadyPosted: true }
     }
 
-    const transactionId: string = inserted.rows[0].transaction_id
-    await updateProviderBalances(trx, posting)
-    await assertCommittable(trx)
-    return { transactionId, alreadyPosted: false }
+    return { transactionId: inserted.rows[0].transaction_id as string, alreadyPosted: false }
   }
 
   /** Sum of the account's entries (debits positive). Pass `client` to read inside a transaction. */
@@ -84,6 +95,85 @@ export class Ledger {
       .sum('amount_microstx as balance')
       .first()
     return parseMicrostx(row?.balance ?? 0)
+  }
+
+  /**
+   * A withdrawal's debit of the provider's pending revenue: one conditional
+   * statement (`… WHERE pending_revenue >= amount`), then the entries
+   * (provider pending → payouts in flight), in the caller's transaction that
+   * inserts the withdrawal. False, with nothing written, when the balance no
+   * longer covers the amount.
+   */
+  async debitForWithdrawal(
+    trx: TransactionClientContract,
+    withdrawal: { id: string; providerId: string; amount: Microstx }
+  ): Promise<boolean> {
+    const { id, providerId, amount } = withdrawal
+    const debited = await trx.rawQuery(
+      `UPDATE providers SET
+         pending_revenue_microstx = pending_revenue_microstx - ?,
+         total_withdrawn_microstx = total_withdrawn_microstx + ?,
+         updated_at = now()
+       WHERE id = ? AND pending_revenue_microstx >= ?`,
+      [amount.toString(), amount.toString(), providerId, amount.toString()]
+    )
+    if (debited.rowCount !== 1) return false
+    await this.#insert(trx, {
+      kind: 'withdrawal',
+      reference: id,
+      entries: [
+        { account: accounts.providerPending(providerId), amount },
+        { account: accounts.payoutsInFlight, amount: -amount },
+      ],
+    })
+    return true
+  }
+
+  /** A failed withdrawal: the provider's pending revenue restored by a compensating posting. */
+  async reverseWithdrawal(
+    trx: TransactionClientContract,
+    withdrawal: { id: string; providerId: string; amount: Microstx }
+  ) {
+    const { id, providerId, amount } = withdrawal
+    return this.post(trx, {
+      kind: 'withdrawal_reversal',
+      reference: id,
+      entries: [
+        { account: accounts.payoutsInFlight, amount },
+        { account: accounts.providerPending(providerId), amount: -amount },
+      ],
+    })
+  }
+
+  /** A withdrawal confirmed on chain: the payout leaves the platform wallet. */
+  async payOutWithdrawal(
+    trx: TransactionClientContract,
+    withdrawal: { id: string; amount: Microstx }
+  ) {
+    return this.post(trx, {
+      kind: 'withdrawal_payout',
+      reference: withdrawal.id,
+      entries: [
+        { account: accounts.payoutsInFlight, amount: withdrawal.amount },
+        { account: accounts.platformWallet, amount: -withdrawal.amount },
+      ],
+    })
+  }
+
+  /** The network fee of a withdrawal mined on chain (confirmed or aborted): the platform pays it. */
+  async payWithdrawalFee(
+    trx: TransactionClientContract,
+    withdrawal: { id: string; fee: Microstx }
+  ) {
+    if (withdrawal.fee === 0n) return
+    return this.post(trx, {
+      kind: 'withdrawal_fee',
+      reference: withdrawal.id,
+      entries: [
+        { account: accounts.networkFees, amount: withdrawal.fee },
+        { account: accounts.platformWallet, amount: -withdrawal.fee },
+      ],
+    })
   }
 
   /**
@@ -116,25 +206,25 @@ export class Ledger {
   }
 }
 
-const PROVIDER_ACCOUNT = /^provider:([0-9a-f-]{36}):(pending|withdrawn)$/
+const PROVIDER_PENDING = /^provider:([0-9a-f-]{36}):pending$/
+const WITHDRAWAL_KINDS = new Set(['withdrawal', 'withdrawal_reversal'])
 
 /**
- * Keeps the providers' cached balances (pending_revenue, lifetime_earned,
- * total_withdrawn) in step with their ledger accounts, in the posting's
- * transaction. Credits are negative: a credit to `pending` raises the balance.
+ * Keeps the providers' cached balances in step with their `pending` account,
+ * in the posting's transaction: pending_revenue is its balance, lifetime_earned
+ * what payments credited to it, total_withdrawn what withdrawals (less their
+ * reversals) debited from it. Credits are negative: a credit to `pending`
+ * raises the balance.
  */
 async function updateProviderBalances(trx: TransactionClientContract, posting: Posting) {
   const changes = new Map<string, { pending: Microstx; earned: Microstx; withdrawn: Microstx }>()
   for (const entry of posting.entries) {
-    const match = PROVIDER_ACCOUNT.exec(entry.account)
+    const match = PROVIDER_PENDING.exec(entry.account)
     if (!match) continue
     const change = changes.get(match[1]) ?? { pending: 0n, earned: 0n, withdrawn: 0n }
-    if (match[2] === 'pending') {
-      change.pending -= entry.amount
-      if (posting.kind === 'payment') change.earned -= entry.amount
-    } else {
-      change.withdrawn += entry.amount
-    }
+    change.pending -= entry.amount
+    if (posting.kind === 'payment') change.earned -= entry.amount
+    if (WITHDRAWAL_KINDS.has(posting.kind)) change.withdrawn += entry.amount
     changes.set(match[1], change)
   }
   for (const [providerId, change] of changes) {

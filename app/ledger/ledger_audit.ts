@@ -83,9 +83,10 @@ async function providerBalances(client: QueryClientContract) {
               coalesce(-sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'), 0) AS pending,
               coalesce(-sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'
                                                           AND t.kind = 'payment'), 0) AS earned,
-              coalesce(sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':withdrawn'), 0) AS withdrawn
+              coalesce(sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'
+                                                         AND t.kind IN ('withdrawal', 'withdrawal_reversal')), 0) AS withdrawn
          FROM providers p
-         LEFT JOIN ledger_entries e ON e.account IN ('provider:' || p.id || ':pending', 'provider:' || p.id || ':withdrawn')
+         LEFT JOIN ledger_entries e ON e.account = 'provider:' || p.id || ':pending'
          LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
         GROUP BY p.id
      )

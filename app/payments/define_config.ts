@@ -1,5 +1,5 @@
 import { injectableConfig } from '#core/injectable_config'
-import type { BroadcastRetryOptions } from '#payments/broadcast_transaction'
+import type { BroadcastRetryOptions } from '#chain/broadcast_transaction'
 import type { ConfirmationWatcherOptions } from '#payments/confirmation_watcher'
 import type { ReconcileOptions } from '#payments/reconcile_payments'
 

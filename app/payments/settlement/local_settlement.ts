@@ -1,7 +1,7 @@
 import { normaliseTxid } from '#chain/broadcast_outcome'
 import type { StacksClient } from '#chain/stacks_client'
 import type { Clock } from '#core/clock'
-import { broadcastTransaction, type BroadcastRetryOptions } from '#payments/broadcast_transaction'
+import { broadcastTransaction, type BroadcastRetryOptions } from '#chain/broadcast_transaction'
 import type { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
 import type { VerifiedPayment } from '#payments/verify_payment'

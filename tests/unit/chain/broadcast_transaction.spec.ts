@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { StacksClient } from '#chain/stacks_client'
-import { broadcastTransaction } from '#payments/broadcast_transaction'
+import { broadcastTransaction } from '#chain/broadcast_transaction'
 import { ManualClock } from '#tests/support/clock'
 import { transfer, useDevnet } from '#tests/support/devnet'
 
