@@ -11,3 +11,4 @@
 import scheduler from 'adonisjs-scheduler/services/main'
 
 scheduler.command('payments:reconcile').everyMinute().withoutOverlapping()
+scheduler.command('withdrawals:confirm').everyMinute().withoutOverlapping()

@@ -194,6 +194,36 @@ export const ERROR_CODES = {
     meaning: "the feed's source failed and nothing fresh enough is cached; nothing was charged",
   },
 
+  // Withdrawals
+  idempotency_conflict: {
+    status: 409,
+    in: ERROR,
+    meaning:
+      'the idempotency_key was used for a withdrawal with another amount or destination (the same key and body answer the original withdrawal)',
+  },
+  wallet_not_linked: {
+    status: 409,
+    in: ERROR,
+    meaning: 'no withdrawal wallet is linked yet',
+  },
+  amount_below_minimum: { status: 422, in: ERROR, meaning: 'a withdrawal below 1 STX' },
+  amount_above_maximum: { status: 422, in: ERROR, meaning: 'a withdrawal above 1000 STX' },
+  insufficient_pending_revenue: {
+    status: 409,
+    in: ERROR,
+    meaning: 'the amount is more than the pending revenue at the moment of the debit',
+  },
+  destination_not_linked_wallet: {
+    status: 422,
+    in: ERROR,
+    meaning: 'destination_address is not the linked withdrawal wallet',
+  },
+  withdrawal_wallet_on_hold: {
+    status: 409,
+    in: ERROR,
+    meaning: 'the withdrawal wallet was changed less than 24 h ago (configurable): withdrawals to it wait',
+  },
+
   // Payments
   payment_not_found: {
     status: 404,

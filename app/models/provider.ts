@@ -70,6 +70,10 @@ export default class Provider extends BaseModel {
   @column()
   declare linkedWithdrawalWallet: string | null
 
+  /** Withdrawals to a newly changed withdrawal wallet wait until then. */
+  @column.dateTime()
+  declare withdrawalWalletHeldUntil: DateTime | null
+
   @hasMany(() => Feed)
   declare feeds: HasMany<typeof Feed>
 

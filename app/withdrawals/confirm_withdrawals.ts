@@ -1,0 +1,132 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { StacksClient, type TransactionStatus } from '#chain/stacks_client'
+import { Clock } from '#core/clock'
+import { WithdrawalsConfig } from '#withdrawals/define_config'
+import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
+import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
+import { toWithdrawal, type Withdrawal } from '#withdrawals/withdrawal_records'
+
+export interface ConfirmSummary {
+  confirmed: number
+  failed: number
+  rebroadcast: number
+  pending: number
+}
+
+/**
+ * `withdrawals:confirm`, every minute: finishes every signed withdrawal from
+ * what the chain says (rows leased with FOR UPDATE SKIP LOCKED, statuses in
+ * one batched /extended/v1/tx/multiple call), then dispatches the queued ones.
+ * - success in a block → confirmed;
+ * - abort_* → failed, pending revenue restored (the fee is paid, the nonce used);
+ * - dropped_* → watched for `droppedGraceMs`, then sent again with the same
+ *   bytes, or failed and restored when another transaction used its nonce;
+ * - unknown to the node (never arrived, or the process stopped between the
+ *   commit and the broadcast) → sent again with the same bytes;
+ * - in the mempool → broadcast (an earlier unknown outcome was a success).
+ * Only a definite answer restores money; the same bytes can only ever pay once.
+ */
+@inject()
+export class ConfirmWithdrawals {
+  constructor(
+    private db: Database,
+    private stacks: StacksClient,
+    private wallet: PlatformWallet,
+    private lifecycle: WithdrawalLifecycle,
+    private dispatcher: WithdrawalDispatcher,
+    private clock: Clock,
+    private config: WithdrawalsConfig
+  ) {}
+
+  async run(): Promise<ConfirmSummary> {
+    const summary: ConfirmSummary = { confirmed: 0, failed: 0, rebroadcast: 0, pending: 0 }
+    const leased = await this.#lease()
+    if (leased.length > 0) {
+      const statuses = await this.stacks.getTransactions(leased.map((row) => row.txid!))
+      let executedNonce: bigint | null | undefined
+      const lastExecutedNonce = async () => {
+        if (executedNonce === undefined) {
+          const nonces = await this.stacks.getNonces(this.wallet.address)
+          executedNonce = nonces.lastExecutedNonce
+        }
+        return executedNonce
+      }
+      for (const withdrawal of leased) {
+        const outcome = await this.#settle(
+          withdrawal,
+          statuses.get(withdrawal.txid!),
+          lastExecutedNonce
+        )
+        summary[outcome]++
+      }
+    }
+    await this.dispatcher.dispatch()
+    return summary
+  }
+
+  async #settle(
+    withdrawal: Withdrawal,
+    status: TransactionStatus | null | undefined,
+    lastExecutedNonce: () => Promise<bigint | null>
+  ): Promise<keyof ConfirmSummary> {
+    const { id } = withdrawal
+    if (status?.confirmed) {
+      await this.lifecycle.confirm(id, status.blockHeight)
+      return 'confirmed'
+    }
+    if (status?.status.startsWith('abort')) {
+      await this.lifecycle.fail(id, `aborted on chain (${status.status})`, { mined: true })
+      return 'failed'
+    }
+    if (status && !status.failed) {
+      if (withdrawal.status === 'pending') {
+        await this.lifecycle.markBroadcast(id, 'the node has it in its mempool')
+      }
+      return 'pending'
+    }
+
+    // Dropped, or never seen: its nonce may have gone to another transaction.
+    const executed = await lastExecutedNonce()
+    if (executed !== null && withdrawal.nonce! <= executed) {
+      await this.lifecycle.fail(id, 'its nonce was used by another transaction', {
+        mined: false,
+        nonceUsed: true,
+      })
+      return 'failed'
+    }
+    if (status) {
+      const since = withdrawal.droppedSince?.getTime()
+      if (since === undefined) {
+        await this.lifecycle.noteDropped(id, new Date(this.clock.now()), status.status)
+        return 'pending'
+      }
+      if (this.clock.now() - since < this.config.confirm.droppedGraceMs) return 'pending'
+    }
+    if (withdrawal.broadcastAttempts >= this.config.confirm.maxRebroadcasts) return 'pending'
+    const sent = await this.dispatcher.send(withdrawal)
+    return sent === 'failed' ? 'failed' : 'rebroadcast'
+  }
+
+  /** Signed unsettled rows untouched for the grace period, leased by bumping updated_at. */
+  async #lease(): Promise<Withdrawal[]> {
+    const leased = await this.db.rawQuery(
+      `WITH due AS (
+         SELECT id FROM withdrawals
+          WHERE status IN ('pending', 'broadcast') AND txid IS NOT NULL
+            AND updated_at < clock_timestamp() - make_interval(secs => ?)
+          ORDER BY nonce
+          LIMIT ?
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE withdrawals w SET updated_at = clock_timestamp()
+         FROM due WHERE w.id = due.id
+       RETURNING w.*`,
+      [this.config.confirm.graceSeconds, this.config.confirm.batchSize]
+    )
+    return (leased.rows as Record<string, unknown>[])
+      .map(toWithdrawal)
+      .sort((a, b) => (a.nonce! < b.nonce! ? -1 : 1))
+  }
+}

@@ -1,0 +1,17 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const RequestWithdrawalController = () =>
+  import('#withdrawals/controllers/request_withdrawal_controller')
+const ListWithdrawalsController = () =>
+  import('#withdrawals/controllers/list_withdrawals_controller')
+
+/** The owner's money out: a bearer session of the wallet that registered the provider. */
+router
+  .group(() => {
+    router.post('withdraw', [RequestWithdrawalController, 'handle']).as('withdraw')
+    router.get('withdrawals', [ListWithdrawalsController, 'handle']).as('withdrawals')
+  })
+  .prefix('/providers/id/:id')
+  .as('providers.withdrawals')
+  .use(middleware.auth())

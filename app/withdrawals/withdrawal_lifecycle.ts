@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto'
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import logger from '@adonisjs/core/services/logger'
+import { Ledger } from '#ledger/ledger'
+import type { Microstx } from '#ledger/money'
+import { PlatformNonces } from '#withdrawals/platform_nonces'
+import {
+  toWithdrawal,
+  UNSETTLED,
+  type Withdrawal,
+  type WithdrawalStatus,
+} from '#withdrawals/withdrawal_records'
+
+export interface NewWithdrawal {
+  providerId: string
+  idempotencyKey: string
+  amount: Microstx
+  destination: string
+  memoPrefix: string
+}
+
+export interface SignedTransfer {
+  sender: string
+  nonce: bigint
+  fee: Microstx
+  txid: string
+  bytes: Uint8Array
+}
+
+/**
+ * The one owner of a withdrawal's state; nothing else writes `withdrawals.status`.
+ * Every transition is one database transaction that also writes its ledger
+ * posting and an event in `withdrawal_events`:
+ *
+ *   (none) ─request→ pending (debited) ─sign→ pending (nonce, bytes, txid) ─accepted→ broadcast
+ *   pending | broadcast ─confirm→ confirmed  (payout and network fee posted)
+ *   pending | broadcast ─fail→ failed        (pending revenue restored; fee posted if mined)
+ *   pending (signed) ─unsign→ pending        (the node refused the nonce: signed again later)
+ */
+@inject()
+export class WithdrawalLifecycle {
+  constructor(
+    private db: Database,
+    private ledger: Ledger,
+    private nonces: PlatformNonces
+  ) {}
+
+  /**
+   * (none) → pending: the conditional debit of the provider's pending revenue
+   * and the row, in the caller's transaction. Null, with nothing written, when
+   * the balance no longer covers the amount.
+   */
+  async request(trx: TransactionClientContract, request: NewWithdrawal) {
+    const id = randomUUID()
+    const debited = await this.ledger.debitForWithdrawal(trx, {
+      id,
+      providerId: request.providerId,
+      amount: request.amount,
+    })
+    if (!debited) return null
+    const [row] = await trx
+      .table('withdrawals')
+      .insert({
+        id,
+        provider_id: request.providerId,
+        idempotency_key: request.idempotencyKey,
+        amount_microstx: request.amount.toString(),
+        destination_address: request.destination,
+        memo: `${request.memoPrefix}-w-${id.slice(0, 8)}`,
+      })
+      .returning('*')
+    await this.#event(trx, id, null, 'pending', `requested ${request.amount} µSTX`)
+    return toWithdrawal(row)
+  }
+
+  /** pending → pending with its transaction: the bytes, txid and nonce committed before any broadcast. */
+  async sign(trx: TransactionClientContract, id: string, transfer: SignedTransfer) {
+    await trx
+      .from('withdrawals')
+      .where({ id, status: 'pending' })
+      .whereNull('nonce')
+      .update({
+        sender_address: transfer.sender,
+        nonce: transfer.nonce.toString(),
+        fee_microstx: transfer.fee.toString(),
+        txid: transfer.txid,
+        raw_tx: Buffer.from(transfer.bytes),
+        updated_at: new Date(),
+      })
+    await this.#event(
+      trx,
+      id,
+      'pending',
+      'pending',
+      `signed 0x${transfer.txid} with nonce ${transfer.nonce}, fee ${transfer.fee} µSTX`
+    )
+  }
+
+  /**
+   * pending (signed) → pending (queued): the node refused the transaction for
+   * its nonce (used, or taken in its mempool); it was not taken, so it is
+   * dropped and the withdrawal signed again with another nonce.
+   */
+  async unsign(id: string, reason: string) {
+    await this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (row?.status !== 'pending' || row.nonce === null) return
+      await trx.from('withdrawals').where('id', id).update({
+        sender_address: null,
+        nonce: null,
+        fee_microstx: null,
+        txid: null,
+        raw_tx: null,
+        updated_at: new Date(),
+      })
+      await this.#event(trx, id, 'pending', 'pending', `refused (${reason}): to be signed again`)
+    })
+  }
+
+  /** pending → broadcast: the node took the transaction. */
+  async markBroadcast(id: string, detail: string) {
+    await this.#move(id, ['pending'], 'broadcast', detail, { attempted: true })
+  }
+
+  /** Records a broadcast whose outcome is unknown (time-out, 5xx): the row stays as it is. */
+  async noteAttempt(id: string, detail: string) {
+    await this.db.transaction(async (trx) => {
+      await trx
+        .from('withdrawals')
+        .where('id', id)
+        .update({
+          broadcast_attempts: trx.raw('broadcast_attempts + 1'),
+          last_broadcast_at: new Date(),
+          updated_at: new Date(),
+        })
+      const row = await this.#lock(trx, id)
+      if (row) await this.#event(trx, id, row.status, row.status, detail)
+    })
+  }
+
+  /** Notes when the node first reported the transaction dropped (re-checked for a grace period). */
+  async noteDropped(id: string, at: Date, status: string) {
+    await this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (!row || !UNSETTLED.includes(row.status) || row.droppedSince) return
+      await trx.from('withdrawals').where('id', id).update({ dropped_since: at })
+      await this.#event(trx, id, row.status, row.status, `${status}: watching it`)
+    })
+  }
+
+  /** pending | broadcast → confirmed: the payout and its network fee leave the platform wallet. */
+  async confirm(id: string, blockHeight: number | null) {
+    return this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (!row || !UNSETTLED.includes(row.status)) return false
+      await trx.from('withdrawals').where('id', id).update({
+        status: 'confirmed',
+        block_height: blockHeight,
+        dropped_since: null,
+        updated_at: new Date(),
+      })
+      await this.ledger.payOutWithdrawal(trx, row)
+      await this.ledger.payWithdrawalFee(trx, { id, fee: row.fee ?? 0n })
+      await this.#event(trx, id, row.status, 'confirmed', `mined in block ${blockHeight}`)
+      return true
+    })
+  }
+
+  /**
+   * pending | broadcast → failed, the provider's pending revenue restored by a
+   * compensating posting. `mined`: the transaction was mined and aborted (the
+   * fee is paid, the nonce used); otherwise the nonce is given back unless
+   * `nonceUsed` (another transaction took it).
+   */
+  async fail(id: string, reason: string, outcome: { mined: boolean; nonceUsed?: boolean }) {
+    return this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (!row || !UNSETTLED.includes(row.status)) return false
+      await trx.from('withdrawals').where('id', id).update({
+        status: 'failed',
+        failure_reason: reason,
+        updated_at: new Date(),
+      })
+      await this.ledger.reverseWithdrawal(trx, row)
+      if (outcome.mined) await this.ledger.payWithdrawalFee(trx, { id, fee: row.fee ?? 0n })
+      const nonceFree = !outcome.mined && !outcome.nonceUsed
+      if (row.nonce !== null && row.senderAddress && nonceFree) {
+        await this.nonces.release(trx, row.senderAddress, row.nonce)
+      }
+      await this.#event(trx, id, row.status, 'failed', `${reason}; pending revenue restored`)
+      return true
+    })
+  }
+
+  async #lock(trx: TransactionClientContract, id: string): Promise<Withdrawal | null> {
+    const row = await trx.from('withdrawals').where('id', id).forUpdate().first()
+    return row ? toWithdrawal(row) : null
+  }
+
+  async #move(
+    id: string,
+    from: WithdrawalStatus[],
+    to: WithdrawalStatus,
+    detail: string,
+    options: { attempted?: boolean } = {}
+  ) {
+    return this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (!row || !from.includes(row.status)) return false
+      await trx
+        .from('withdrawals')
+        .where('id', id)
+        .update({
+          status: to,
+          dropped_since: null,
+          updated_at: new Date(),
+          ...(options.attempted
+            ? {
+                broadcast_attempts: trx.raw('broadcast_attempts + 1'),
+                last_broadcast_at: new Date(),
+              }
+            : {}),
+        })
+      await this.#event(trx, id, row.status, to, detail)
+      return true
+    })
+  }
+
+  async #event(
+    trx: TransactionClientContract,
+    id: string,
+    from: WithdrawalStatus | null,
+    to: WithdrawalStatus,
+    detail: string
+  ) {
+    await trx.table('withdrawal_events').insert({
+      withdrawal_id: id,
+      from_status: from,
+      to_status: to,
+      detail,
+    })
+    logger.info({ withdrawal_id: id, from_status: from, to_status: to, detail }, 'withdrawal')
+  }
+}
