@@ -105,9 +105,6 @@ export class WithdrawalDispatcher {
       const nonces = await this.stacks.getNonces(sender)
       return nonces.possibleNextNonce
     })
-      sender,
-      async () => (await this.stacks.getNonces(sender)).possibleNextNonce
-    )
     const fee = await this.#fee()
 
     return this.db.transaction(async (trx) => {
