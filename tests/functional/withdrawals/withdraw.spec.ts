@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import { PlatformWallet } from '#chain/platform_wallet'
+import Provider from '#models/provider'
+import {
+  pendingRevenueOf,
+  providerWithRevenue,
+  useWithdrawalStack,
+} from '#tests/support/withdrawals'
+import { newOwner } from '#tests/support/providers'
+
+const STX = 1_000_000n
+
+test.group('Withdrawing pending revenue', (group) => {
+  const stack = useWithdrawalStack(group, { blockTimeMs: null })
+
+  test('a withdrawal debits pending revenue, broadcasts a memo-tagged transfer and confirms from the chain', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
+    const wallet = await app.container.make(PlatformWallet)
+    const platformBefore = stack.devnet.balanceOf(wallet.address)
+    const key = randomUUID()
+
+    const response = await client
+      .post(`/providers/id/${providerId}/withdraw`)
+      .bearerToken(owner.token)
+      .json({
+        amount_microstx: 2_000_000,
+        destination_address: withdrawalWallet,
+        idempotency_key: key,
+      })
+
+    response.assertStatus(201)
+    const withdrawal = response.body().withdrawal
+    assert.containsSubset(withdrawal, {
+      status: 'broadcast',
+      amount_microstx: 2_000_000,
+      amount_stx: '2',
+      destination_address: withdrawalWallet,
+      memo: `tb-w-${withdrawal.id.slice(0, 8)}`,
+    })
+    assert.match(withdrawal.tx_hash, /^0x[0-9a-f]{64}$/)
+    assert.equal(
+      withdrawal.explorer_url,
+      `https://explorer.hiro.so/txid/${withdrawal.tx_hash}?chain=testnet`
+    )
+    assert.equal(await pendingRevenueOf(providerId), 3n * STX)
+
+    await stack.devnet.mine()
+    const summary = await stack.confirm()
+
+    assert.equal(summary.confirmed, 1)
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 2n * STX)
+    assert.equal(
+      stack.devnet.balanceOf(wallet.address),
+      PLATFORM_FUNDS - 2n * STX - BigInt(withdrawal.fee_microstx)
+    )
+    const listed = await client
+      .get(`/providers/id/${providerId}/withdrawals`)
+      .bearerToken(owner.token)
+    assert.containsSubset(listed.body().withdrawals[0], {
+      id: withdrawal.id,
+      status: 'confirmed',
+      block_height: 1,
+    })
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.totalWithdrawnMicrostx, 2n * STX)
+  })
+
+  test('the same idempotency key returns the original withdrawal; another body with it is 409', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
+    const body = {
+      amount_microstx: 1_000_000,
+      destination_address: withdrawalWallet,
+      idempotency_key: randomUUID(),
+    }
+    const withdraw = (json: object) =>
+      client.post(`/providers/id/${providerId}/withdraw`).bearerToken(owner.token).json(json)
+
+    const [first, second] = await Promise.all([withdraw(body), withdraw(body)])
+    const again = await withdraw(body)
+    const conflict = await withdraw({ ...body, amount_microstx: 1_500_000 })
+
+    assert.sameMembers([first.status(), second.status()], [200, 201])
+    assert.equal(first.body().withdrawal.id, second.body().withdrawal.id)
+    again.assertStatus(200)
+    assert.equal(again.body().withdrawal.id, first.body().withdrawal.id)
+    conflict.assertStatus(409)
+    conflict.assertBodyContains({ error: { code: 'idempotency_conflict' } })
+    assert.equal(await pendingRevenueOf(providerId), 4n * STX, 'debited once')
+    await stack.devnet.mine()
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX, 'one transfer')
+  })
+
+  test('requests are refused in the spec order, each with its code, nothing debited', async ({
+    client,
+    assert,
+  }) => {
+    const unlinked = await providerWithRevenue(client, 5n * STX, { linked: false })
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
+    const withdraw = (id: string, token: string, json: Record<string, unknown>) =>
+      client
+        .post(`/providers/id/${id}/withdraw`)
+        .bearerToken(token)
+        .json({ destination_address: withdrawalWallet, idempotency_key: randomUUID(), ...json })
+
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ amount_microstx: 999_999 }, 422, 'amount_below_minimum'],
+      [{ amount_microstx: 1_000_000_001 }, 422, 'amount_above_maximum'],
+      [{ amount_microstx: 6_000_000 }, 409, 'insufficient_pending_revenue'],
+      [
+        { amount_microstx: 1_000_000, destination_address: unlinked.withdrawalWallet },
+        422,
+        'destination_not_linked_wallet',
+      ],
+      [{ amount_microstx: 1_000_000, idempotency_key: 'not-a-uuid' }, 422, 'validation_failed'],
+      [{ amount_microstx: 1.5 }, 422, 'validation_failed'],
+    ]
+    for (const [json, status, code] of cases) {
+      const response = await withdraw(providerId, owner.token, json)
+      assert.equal(response.status(), status, code)
+      assert.equal(response.body().error.code, code)
+    }
+    const notLinked = await withdraw(unlinked.providerId, unlinked.owner.token, {
+      amount_microstx: 1_000_000,
+    })
+    notLinked.assertStatus(409)
+    notLinked.assertBodyContains({ error: { code: 'wallet_not_linked' } })
+    const stranger = await newOwner(client)
+    const foreign = await withdraw(providerId, stranger.token, { amount_microstx: 1_000_000 })
+    foreign.assertStatus(403)
+    const anonymous = await client.post(`/providers/id/${providerId}/withdraw`).json({})
+    anonymous.assertStatus(401)
+
+    assert.equal(await pendingRevenueOf(providerId), 5n * STX)
+    const [{ count }] = await db.from('withdrawals').count('* as count')
+    assert.equal(Number(count), 0)
+  })
+
+  test('withdrawals to a newly changed wallet wait until the hold ends', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
+    await Provider.query()
+      .where('id', providerId)
+      .update({ withdrawal_wallet_held_until: DateTime.now().plus({ hours: 24 }).toJSDate() })
+
+    const response = await client
+      .post(`/providers/id/${providerId}/withdraw`)
+      .bearerToken(owner.token)
+      .json({
+        amount_microstx: 1_000_000,
+        destination_address: withdrawalWallet,
+        idempotency_key: randomUUID(),
+      })
+
+    response.assertStatus(409)
+    response.assertBodyContains({ error: { code: 'withdrawal_wallet_on_hold' } })
+    assert.equal(await pendingRevenueOf(providerId), 5n * STX)
+  })
+
+  test('a hundred concurrent withdrawals against a balance that covers ten: exactly ten succeed', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 10n * STX)
+
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        client.post(`/providers/id/${providerId}/withdraw`).bearerToken(owner.token).json({
+          amount_microstx: 1_000_000,
+          destination_address: withdrawalWallet,
+          idempotency_key: randomUUID(),
+        })
+      )
+    )
+
+    const statuses = responses.map((response) => response.status())
+    assert.equal(statuses.filter((status) => status === 201).length, 10)
+    assert.equal(statuses.filter((status) => status === 409).length, 90)
+    assert.equal(await pendingRevenueOf(providerId), 0n)
+    await stack.devnet.mine()
+    await stack.confirm()
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 10n * STX)
+  })
+})

@@ -1,0 +1,114 @@
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import type { ApiClient } from '@japa/api-client'
+import type { Group } from '@japa/runner/core'
+import { randomPrivateKey } from '@stacks/transactions'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { accounts, Ledger } from '#ledger/ledger'
+import { LedgerAudit } from '#ledger/ledger_audit'
+import type { Microstx } from '#ledger/money'
+import Provider from '#models/provider'
+import type { Devnet } from '#tests/support/chain'
+import { pointAppAtDevnet } from '#tests/support/chain'
+import { newOwner, registerProvider } from '#tests/support/providers'
+import { walletOf } from '#tests/support/sign_in'
+import { ConfirmWithdrawals } from '#withdrawals/confirm_withdrawals'
+
+export const PLATFORM_FUNDS = 100_000_000_000n
+
+export interface WithdrawalStack {
+  devnet: Devnet
+  confirm(): Promise<Awaited<ReturnType<ConfirmWithdrawals['run']>>>
+}
+
+/**
+ * Per test: a devnet funding the platform wallet, small broadcast delays and
+ * no confirm-job grace. Withdrawals need real connections (row locks between
+ * concurrent requests), so this runs outside the per-test global transaction
+ * and empties what it wrote afterwards; the ledger must pass its audit first.
+ */
+export function useWithdrawalStack(group: Group, options: { blockTimeMs: number | null }) {
+  const stack = {} as WithdrawalStack
+  group.each.setup(async () => {
+    const wallet = await app.container.make(PlatformWallet)
+    const chain = await pointAppAtDevnet({
+      blockTimeMs: options.blockTimeMs,
+      fund: [{ address: wallet.address, amount: PLATFORM_FUNDS }],
+    })
+    const previous = structuredClone({
+      broadcast: app.config.get('withdrawals.broadcast'),
+      confirm: app.config.get('withdrawals.confirm'),
+    })
+    app.config.set('withdrawals.broadcast.firstDelayMs', 5)
+    app.config.set('withdrawals.broadcast.maxRetryAfterMs', 5)
+    app.config.set('withdrawals.confirm.graceSeconds', 0)
+    Object.assign(stack, {
+      devnet: chain.devnet,
+      async confirm() {
+        const job = await app.container.make(ConfirmWithdrawals)
+        return job.run()
+      },
+    })
+    return async () => {
+      app.config.set('withdrawals.broadcast', previous.broadcast)
+      app.config.set('withdrawals.confirm', previous.confirm)
+      await chain.cleanup()
+    }
+  })
+  group.each.teardown(async () => {
+    try {
+      const audit = await app.container.make(LedgerAudit)
+      const report = await audit.run()
+      if (report.discrepancies.length > 0) {
+        throw new Error(`ledger audit failed: ${report.discrepancies.join('; ')}`)
+      }
+    } finally {
+      await db.rawQuery(
+        `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions`
+      )
+      await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
+      await db.rawQuery(`DELETE FROM providers`)
+      await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
+    }
+  })
+  return stack
+}
+
+/**
+ * A signed-in owner with a provider holding `pending` µSTX (an opening-balance
+ * posting through the ledger) and, unless told otherwise, a linked withdrawal
+ * wallet of its own.
+ */
+export async function providerWithRevenue(
+  client: ApiClient,
+  pending: Microstx,
+  options: { linked?: boolean; handle?: string } = {}
+) {
+  const owner = await newOwner(client)
+  const { provider } = await registerProvider(client, owner.token, {
+    handle: options.handle ?? `p-${Math.random().toString(36).slice(2, 10)}`,
+  })
+  const ledger = await app.container.make(Ledger)
+  await db.transaction((trx) =>
+    ledger.post(trx, {
+      kind: 'opening_balance',
+      reference: provider.id,
+      entries: [
+        { account: accounts.platformWallet, amount: pending },
+        { account: accounts.providerPending(provider.id), amount: -pending },
+      ],
+    })
+  )
+  const withdrawalWallet = walletOf(randomPrivateKey())
+  if (options.linked !== false) {
+    await Provider.query()
+      .where('id', provider.id)
+      .update({ linked_withdrawal_wallet: withdrawalWallet })
+  }
+  return { owner, providerId: provider.id, withdrawalWallet }
+}
+
+export async function pendingRevenueOf(providerId: string): Promise<bigint> {
+  const provider = await Provider.findOrFail(providerId)
+  return provider.pendingRevenueMicrostx
+}
