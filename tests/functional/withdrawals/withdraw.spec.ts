@@ -58,7 +58,7 @@ test.group('Withdrawing pending revenue', (group) => {
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 2n * STX)
     assert.equal(
       stack.devnet.balanceOf(wallet.address),
-      PLATFORM_FUNDS - 2n * STX - BigInt(withdrawal.fee_microstx)
+      platformBefore - 2n * STX - BigInt(withdrawal.fee_microstx)
     )
     const listed = await client
       .get(`/providers/id/${providerId}/withdrawals`)
