@@ -221,7 +221,8 @@ export const ERROR_CODES = {
   withdrawal_wallet_on_hold: {
     status: 409,
     in: ERROR,
-    meaning: 'the withdrawal wallet was changed less than 24 h ago (configurable): withdrawals to it wait',
+    meaning:
+      'the withdrawal wallet was changed less than 24 h ago (configurable): withdrawals to it wait',
   },
 
   // Payments

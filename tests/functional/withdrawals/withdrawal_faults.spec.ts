@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { makeSTXTokenTransfer } from '@stacks/transactions'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { broadcast } from '#tests/support/devnet'
+import {
+  pendingRevenueOf,
+  providerWithRevenue,
+  useWithdrawalStack,
+} from '#tests/support/withdrawals'
+
+const STX = 1_000_000n
+
+/** The node misbehaves, a crash interrupts: every withdrawal still ends paid once or restored. */
+test.group('Withdrawals against a faulty node', (group) => {
+  const stack = useWithdrawalStack(group, { blockTimeMs: null })
+
+  async function withdraw(client: ApiClient, amount = 1_000_000) {
+    const seller = await providerWithRevenue(client, 50n * STX)
+    const response = await client
+      .post(`/providers/id/${seller.providerId}/withdraw`)
+      .bearerToken(seller.owner.token)
+      .json({
+        amount_microstx: amount,
+        destination_address: seller.withdrawalWallet,
+        idempotency_key: randomUUID(),
+      })
+    return { ...seller, response, withdrawal: response.body().withdrawal }
+  }
+
+  test('two 429s then an answer: broadcast', async ({ client }) => {
+    stack.devnet.faults.failNext(2, 429, '/v2/transactions', { retryAfterSeconds: null })
+
+    const { response } = await withdraw(client)
+
+    response.assertStatus(201)
+    response.assertBodyContains({ withdrawal: { status: 'broadcast' } })
+  })
+
+  test('rate-limited after every retry: failed and restored in the same request; the nonce is reused', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(3, 429, '/v2/transactions', { retryAfterSeconds: null })
+
+    const first = await withdraw(client)
+    const second = await withdraw(client)
+
+    assert.containsSubset(first.withdrawal, { status: 'failed', nonce: 0 })
+    assert.equal(await pendingRevenueOf(first.providerId), 50n * STX)
+    assert.containsSubset(second.withdrawal, { status: 'broadcast', nonce: 0 })
+  })
+
+  test('a 5xx leaves the outcome unknown: pending, not restored; the job sends the same bytes once the node answers', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(3, 503, '/v2/transactions')
+
+    const { withdrawal, providerId, withdrawalWallet } = await withdraw(client)
+    await stack.confirm()
+    await stack.confirm()
+
+    assert.equal(withdrawal.status, 'pending')
+    assert.isNotNull(withdrawal.tx_hash)
+    const stillPending = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(stillPending.status, 'pending')
+    assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'never restored blindly')
+
+    await stack.confirm()
+    await stack.devnet.mine()
+    await stack.confirm()
+
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(row.status, 'confirmed')
+    assert.equal(`0x${row.txid}`, withdrawal.tx_hash, 'the same bytes')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
+
+  test('a transaction the node had after all (answer lost) confirms once, never a second transfer', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(1, 502, '/v2/transactions')
+    const { withdrawal, withdrawalWallet } = await withdraw(client)
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    await broadcast(stack.devnet, new Uint8Array(row.raw_tx))
+    await stack.devnet.mine()
+
+    await stack.confirm()
+    await stack.confirm()
+
+    const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(settled.status, 'confirmed')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
+
+  test('aborted on chain: failed, pending revenue restored, the platform pays the fee', async ({
+    client,
+    assert,
+  }) => {
+    const { withdrawal, providerId, withdrawalWallet } = await withdraw(client)
+    stack.devnet.faults.abort(withdrawal.tx_hash)
+    await stack.devnet.mine()
+
+    const summary = await stack.confirm()
+
+    assert.equal(summary.failed, 1)
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(row.status, 'failed')
+    assert.equal(await pendingRevenueOf(providerId), 50n * STX)
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 0n)
+    const fees = await db
+      .from('ledger_transactions')
+      .where({ kind: 'withdrawal_fee', reference: withdrawal.id })
+      .count('* as count')
+    assert.equal(Number(fees[0].count), 1)
+  })
+
+  test('a nonce the node says is used is re-synced and the withdrawal signed again', async ({
+    client,
+    assert,
+  }) => {
+    const wallet = await app.container.make(PlatformWallet)
+    const elsewhere = await makeSTXTokenTransfer({
+      recipient: 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG',
+      amount: 1n,
+      fee: 1_000n,
+      nonce: 0n,
+      senderKey: wallet.privateKey.release(),
+      network: 'devnet',
+    })
+    // The counter starts at 0; then someone else uses the platform key's nonce 0.
+    await db.table('platform_nonces').insert({ address: wallet.address, next_nonce: 0 })
+    await broadcast(stack.devnet, elsewhere)
+    await stack.devnet.mine()
+
+    const { withdrawal, response } = await withdraw(client)
+
+    assert.equal(response.status(), 201, response.text())
+    assert.containsSubset(withdrawal, { status: 'broadcast' })
+    assert.equal(withdrawal.nonce, 1)
+  })
+
+  test('forty withdrawals at once, more than the chaining limit: the rest wait and all end confirmed', async ({
+    client,
+    assert,
+  }) => {
+    const seller = await providerWithRevenue(client, 40n * STX)
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        client
+          .post(`/providers/id/${seller.providerId}/withdraw`)
+          .bearerToken(seller.owner.token)
+          .json({
+            amount_microstx: 1_000_000,
+            destination_address: seller.withdrawalWallet,
+            idempotency_key: randomUUID(),
+          })
+      )
+    )
+    assert.deepEqual([...new Set(responses.map((response) => response.status()))], [201])
+    const signed = await db.from('withdrawals').whereNotNull('nonce').count('* as count')
+    assert.equal(Number(signed[0].count), 25, 'at most 25 chained transactions in flight')
+
+    for (let round = 0; round < 3; round++) {
+      await stack.devnet.mine()
+      await stack.confirm()
+    }
+
+    const rows = await db.from('withdrawals').select('status', 'nonce').orderBy('nonce')
+    assert.deepEqual([...new Set(rows.map((row) => row.status))], ['confirmed'])
+    assert.deepEqual(
+      rows.map((row) => Number(row.nonce)),
+      Array.from({ length: 40 }, (_, nonce) => nonce)
+    )
+    assert.equal(stack.devnet.balanceOf(seller.withdrawalWallet), 40n * STX)
+  })
+})
