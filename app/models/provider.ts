@@ -67,8 +67,13 @@ export default class Provider extends BaseModel {
   @column(microstxColumn)
   declare totalWithdrawnMicrostx: Microstx
 
+  /** Signed for by that wallet (POST /providers/id/:id/link-wallet); the only withdrawal destination. */
   @column()
   declare linkedWithdrawalWallet: string | null
+
+  /** Set when the linked wallet is changed: no withdrawal before then. */
+  @column.dateTime()
+  declare withdrawalWalletHeldUntil: DateTime | null
 
   @hasMany(() => Feed)
   declare feeds: HasMany<typeof Feed>
