@@ -13,6 +13,11 @@ const providersConfig = defineConfig({
     cacheTtlMs: 60_000,
     cacheMaxEntries: 1_000,
   },
+  /**
+   * Withdrawals wait this long after the withdrawal wallet is changed, so the
+   * owner can notice a change they did not make (ARCHITECTURE §11).
+   */
+  withdrawalWalletHoldMs: 24 * 60 * 60_000,
 })
 
 export default providersConfig

@@ -1,30 +1,30 @@
 import { defineError } from '#core/error_codes'
 
 /**
- * Sign-In With Stacks refusals (docs/api.md). Every one is a 401: the caller
- * gets a new nonce and signs again.
+ * Sign-In With Stacks refusals (docs/api.md), of a sign-in or of a signed
+ * wallet link. Every one is a 401: the caller gets a new nonce and signs again.
  */
 
-/** Unknown nonce, or a nonce issued to another wallet or for another purpose. */
+/** Unknown nonce, or a nonce issued to another wallet, for another purpose or statement. */
 export const E_CHALLENGE_NOT_FOUND = defineError(
   'challenge_not_found',
-  'No sign-in challenge with this nonce for this wallet; request a new nonce'
+  'No challenge with this nonce for this wallet and request; request a new nonce'
 )
 
 export const E_CHALLENGE_EXPIRED = defineError(
   'challenge_expired',
-  'The sign-in challenge has expired; request a new nonce'
+  'The challenge has expired; request a new nonce'
 )
 
 export const E_CHALLENGE_USED = defineError(
   'challenge_used',
-  'The sign-in challenge was already used; request a new nonce'
+  'The challenge was already used; request a new nonce'
 )
 
 /** Issued under another PUBLIC_URL (domain, URI) or network (chain id) than the current one. */
 export const E_CHALLENGE_FOREIGN = defineError(
   'challenge_foreign',
-  'The sign-in challenge was issued for another domain, URI or network; request a new nonce'
+  'The challenge was issued for another domain, URI or network; request a new nonce'
 )
 
 /** A `message` sent along differs from the text the nonce was issued with. */

@@ -3,6 +3,7 @@ import string from '@adonisjs/core/helpers/string'
 import type { Secret } from '@adonisjs/core/helpers'
 import { RuntimeException } from '@adonisjs/core/exceptions'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
 import { signInConfig } from '#config/sign_in'
 import { Clock } from '#core/clock'
@@ -16,7 +17,8 @@ const TOKEN_ID = /^[1-9]\d{0,17}$/
  * expiry is read from the injectable Clock (the library reads the system
  * time), a bearer whose identifier is not a row id is refused before it
  * reaches the bigint column, and revoking a token needs its secret, not just
- * its id.
+ * its id. It can also revoke all of a user's sessions but the current one
+ * (a change of a provider's withdrawal wallet does).
  */
 export class SessionTokensProvider<Model extends LucidModel> extends DbAccessTokensProvider<Model> {
   constructor(tokenableModel: Model) {
@@ -86,6 +88,15 @@ export class SessionTokensProvider<Model extends LucidModel> extends DbAccessTok
     const db = await this.getDb()
     const deleted = await db.from(this.table).where('id', found.id).delete()
     return Number(deleted) > 0
+  }
+
+  /** Revokes every session of the user but `kept`, in `client`'s transaction if it is one. */
+  async revokeAllExcept(user: InstanceType<Model>, kept: AccessToken, client: QueryClientContract) {
+    await client
+      .from(this.table)
+      .where({ tokenable_id: user.$primaryKeyValue, type: this.type })
+      .whereNot('id', String(kept.identifier))
+      .delete()
   }
 
   /** The stored token the bearer value names, when its secret matches the stored hash. */

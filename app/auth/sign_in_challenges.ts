@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { signInConfig } from '#config/sign_in'
 import { Clock } from '#core/clock'
 import {
@@ -11,13 +12,16 @@ import {
   E_MESSAGE_MISMATCH,
   E_SIGNATURE_INVALID,
 } from '#auth/exceptions'
-import { formatSiwsMessage, siwsOrigin } from '#auth/siws_message'
+import { formatSiwsMessage, siwsOrigin, statementOf } from '#auth/siws_message'
 import { ChainConfig } from '#chain/define_config'
 import { publicUrl } from '#core/public_url'
 import { isSignedBy } from '#auth/wallet_signature'
 
-/** What a signed challenge proves: a sign-in, or (providers) control of a withdrawal wallet. */
-export type ChallengePurpose = 'sign_in' | 'link_wallet'
+/**
+ * What a signed challenge proves: a sign-in; (providers) control of a new
+ * withdrawal wallet; the owner wallet's consent to changing a linked one.
+ */
+export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'change_wallet'
 
 export interface IssuedChallenge {
   nonce: string
@@ -35,6 +39,14 @@ export interface ChallengeAnswer {
   publicKey?: string
   /** Optional echo of the issued message; must equal it byte for byte. */
   message?: string
+}
+
+export interface RedeemOptions {
+  purpose: ChallengePurpose
+  /** The statement the challenge must have been issued with, when it names what is signed for. */
+  statement?: string
+  /** Consume the nonce in this transaction: it is usable again if the transaction rolls back. */
+  client?: QueryClientContract
 }
 
 /** Challenges are deleted a day after they expire (pruned while issuing new ones). */
@@ -92,13 +104,21 @@ export class SignInChallenges {
     return { nonce, message, expiresAt }
   }
 
-  /** Consumes the challenge when `answer` is its wallet's signature; throws the refusal otherwise. */
-  async redeem(answer: ChallengeAnswer, purpose: ChallengePurpose = 'sign_in'): Promise<void> {
-    const challenge = await this.db.from('auth_challenges').where('nonce', answer.nonce).first()
+  /**
+   * Consumes the challenge when `answer` is its wallet's signature; throws the
+   * refusal otherwise. A challenge issued to another wallet, for another
+   * purpose or with another statement is not found.
+   */
+  async redeem(
+    answer: ChallengeAnswer,
+    { purpose, statement, client = this.db.connection() }: RedeemOptions
+  ): Promise<void> {
+    const challenge = await client.from('auth_challenges').where('nonce', answer.nonce).first()
     if (
       !challenge ||
       challenge.wallet_address !== answer.walletAddress ||
-      challenge.purpose !== purpose
+      challenge.purpose !== purpose ||
+      (statement !== undefined && statementOf(challenge.message) !== statement)
     ) {
       throw new E_CHALLENGE_NOT_FOUND()
     }
@@ -126,14 +146,14 @@ export class SignInChallenges {
     })
     if (!signed) throw new E_SIGNATURE_INVALID()
 
-    const consumed = await this.db.rawQuery(
+    const consumed = await client.rawQuery(
       `UPDATE auth_challenges SET used_at = ?
         WHERE nonce = ? AND used_at IS NULL AND expires_at > ?
         RETURNING nonce`,
       [now, answer.nonce, now]
     )
     if (consumed.rows.length === 0) {
-      const current = await this.db.from('auth_challenges').where('nonce', answer.nonce).first()
+      const current = await client.from('auth_challenges').where('nonce', answer.nonce).first()
       throw current?.used_at ? new E_CHALLENGE_USED() : new E_CHALLENGE_EXPIRED()
     }
   }

@@ -21,7 +21,7 @@ export class SignInWithStacks {
   ) {}
 
   async execute(answer: ChallengeAnswer): Promise<SignedIn> {
-    await this.challenges.redeem(answer, 'sign_in')
+    await this.challenges.redeem(answer, { purpose: 'sign_in' })
     await this.db.rawQuery(
       'INSERT INTO users (wallet_address) VALUES (?) ON CONFLICT (wallet_address) DO NOTHING',
       [answer.walletAddress]

@@ -53,3 +53,8 @@ export function formatSiwsMessage(message: SiwsMessage): string {
     `Expiration Time: ${message.expiresAt.toISOString()}`,
   ].join('\n')
 }
+
+/** The statement line of a message formatSiwsMessage wrote. */
+export function statementOf(message: string): string | undefined {
+  return message.split('\n')[3]
+}

@@ -43,21 +43,27 @@ const walletOfNetwork = vine.createRule(
 /** A wallet that can sign a challenge; reusable by other domains (e.g. wallet linking). */
 export const stacksWalletAddress = () => vine.string().trim().maxLength(64).use(walletOfNetwork())
 
+/** The nonce of an issued challenge. */
+export const challengeNonce = () => vine.string().trim().minLength(1).maxLength(128)
+
+/**
+ * A signature of a challenge, or the public key hint sent with it. Their
+ * format is checked when the signature is verified (a malformed one is 401
+ * signature_invalid, like a wrong one).
+ */
+export const challengeSignature = () => vine.string().maxLength(1024)
+
 export const nonceRequestValidator = vine.create({
   wallet_address: stacksWalletAddress(),
 })
 
-/**
- * POST /auth/verify. The signature's format is checked when it is verified
- * (a malformed one is 401 signature_invalid, like a wrong one); `publicKey`
- * is accepted as an alias of `public_key`.
- */
+/** POST /auth/verify; `publicKey` is accepted as an alias of `public_key`. */
 export const verifyRequestValidator = vine.create({
   wallet_address: stacksWalletAddress(),
-  nonce: vine.string().trim().minLength(1).maxLength(128),
-  signature: vine.string().maxLength(1024),
-  public_key: vine.string().maxLength(1024).optional(),
-  publicKey: vine.string().maxLength(1024).optional(),
+  nonce: challengeNonce(),
+  signature: challengeSignature(),
+  public_key: challengeSignature().optional(),
+  publicKey: challengeSignature().optional(),
   message: vine.string().maxLength(8192).optional(),
 })
 

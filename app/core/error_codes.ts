@@ -97,14 +97,19 @@ export const ERROR_CODES = {
   challenge_not_found: {
     status: 401,
     in: ERROR,
-    meaning: 'unknown sign-in nonce, or a nonce issued to another wallet',
+    meaning:
+      'unknown nonce, or a nonce issued to another wallet or for something else (a sign-in nonce sent to link a wallet, a link-wallet nonce of another provider or address)',
   },
   challenge_expired: {
     status: 401,
     in: ERROR,
     meaning: "the nonce's 5 minutes are over: ask for a new one",
   },
-  challenge_used: { status: 401, in: ERROR, meaning: 'the nonce already signed someone in' },
+  challenge_used: {
+    status: 401,
+    in: ERROR,
+    meaning: 'the nonce was already redeemed (it signed someone in or linked a wallet)',
+  },
   challenge_foreign: {
     status: 401,
     in: ERROR,
@@ -133,6 +138,12 @@ export const ERROR_CODES = {
     in: ERROR,
     meaning:
       'no such feed; a mistyped one (`GET /feeds/whale-alert`, `/feeds/p/acme-data/btc-prise`) close to an existing one (at most two edits, fewer for short names, case ignored) adds `suggestion` (`whale-alerts`, `acme-data/btc-price`) and a "did you mean" to the message',
+  },
+  owner_signature_required: {
+    status: 403,
+    in: ERROR,
+    meaning:
+      "changing an already linked withdrawal wallet needs the owner wallet's signature of the `owner_challenge` too (`owner_nonce`, `owner_signature`)",
   },
   provider_not_found: { status: 404, in: ERROR, meaning: 'no such provider' },
   handle_taken: { status: 409, in: ERROR, meaning: 'another provider has this handle' },

@@ -67,6 +67,7 @@ export default class Provider extends BaseModel {
   @column(microstxColumn)
   declare totalWithdrawnMicrostx: Microstx
 
+  /** Signed for by that wallet (POST /providers/id/:id/link-wallet); the only withdrawal destination. */
   @column()
   declare linkedWithdrawalWallet: string | null
 

@@ -11,6 +11,8 @@ export interface ManifestConfig {
 
 export interface ProvidersConfigValues {
   manifest: ManifestConfig
+  /** How long withdrawals wait after the withdrawal wallet is changed (not after a first link). */
+  withdrawalWalletHoldMs: number
 }
 
 /** config/providers.ts, bound by ProviderAccountsProvider: `@inject()` classes take it as an argument. */

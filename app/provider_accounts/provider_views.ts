@@ -44,6 +44,14 @@ export function providerIdentity(provider: Provider) {
   }
 }
 
+/** Where withdrawals go, and until when a recent change holds them (ISO 8601 UTC, or null). */
+export function withdrawalWalletView(provider: Provider) {
+  return {
+    linked_withdrawal_wallet: provider.linkedWithdrawalWallet,
+    withdrawal_wallet_held_until: provider.withdrawalWalletHeldUntil?.toUTC().toISO() ?? null,
+  }
+}
+
 /** The owner's view: identity, wallets, mode and revenue. Never the secret or its key. */
 export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
   return {
@@ -53,7 +61,7 @@ export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
     status: provider.status,
     owner_wallet: provider.ownerWallet,
     custodial_wallet: provider.custodialAddress,
-    linked_withdrawal_wallet: provider.linkedWithdrawalWallet,
+    ...withdrawalWalletView(provider),
     hmac_secret_issued_at: provider.hmacSecretIssuedAt?.toISO() ?? null,
     pending_revenue: Number(provider.pendingRevenueMicrostx),
     lifetime_earned: Number(provider.lifetimeEarnedMicrostx),

@@ -7,6 +7,10 @@ const ProviderFeedsController = () =>
   import('#provider_accounts/controllers/provider_feeds_controller')
 const PartnerBridgeController = () =>
   import('#provider_accounts/controllers/partner_bridge_controller')
+const LinkWalletNonceController = () =>
+  import('#provider_accounts/controllers/link_wallet_nonce_controller')
+const LinkWithdrawalWalletController = () =>
+  import('#provider_accounts/controllers/link_withdrawal_wallet_controller')
 const PublicProvidersController = () =>
   import('#provider_accounts/controllers/public_providers_controller')
 const ProviderManifestController = () =>
@@ -27,6 +31,10 @@ router
         router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode')
         router.post('/hmac/rotate', [PartnerBridgeController, 'rotate']).as('hmac.rotate')
         router.post('/hmac/test', [PartnerBridgeController, 'test']).as('hmac.test')
+        router
+          .post('/link-wallet/nonce', [LinkWalletNonceController, 'handle'])
+          .as('link_wallet.nonce')
+        router.post('/link-wallet', [LinkWithdrawalWalletController, 'handle']).as('link_wallet')
       })
       .prefix('/providers/id/:id')
       .as('providers.owned')

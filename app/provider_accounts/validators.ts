@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import { challengeNonce, challengeSignature, stacksWalletAddress } from '#auth/validators'
 import type { Microstx } from '#ledger/money'
 import {
   anyKnownField,
@@ -87,8 +88,22 @@ export const switchModeValidator = vine.create({
     .optional(),
 })
 
+export const linkWalletNonceValidator = vine.create({ wallet_address: stacksWalletAddress() })
+
+/** The new wallet's signed challenge; for a change also the owner wallet's (owner_*). */
+export const linkWalletValidator = vine.create({
+  wallet_address: stacksWalletAddress(),
+  nonce: challengeNonce(),
+  signature: challengeSignature(),
+  public_key: challengeSignature().optional(),
+  owner_nonce: challengeNonce().optional(),
+  owner_signature: challengeSignature().optional(),
+  owner_public_key: challengeSignature().optional(),
+})
+
 export type FeedInput = Awaited<ReturnType<typeof createFeedValidator.validate>>
 export type FeedUpdate = Awaited<ReturnType<typeof updateFeedValidator.validate>>
 export type RegistrationInput = Awaited<ReturnType<typeof registerProviderValidator.validate>>
 export type ModeSwitchInput = Awaited<ReturnType<typeof switchModeValidator.validate>>
+export type LinkWalletInput = Awaited<ReturnType<typeof linkWalletValidator.validate>>
 export type SourceFields = Pick<FeedInput, 'source_path' | 'forward_query' | 'source'>
