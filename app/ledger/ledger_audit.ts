@@ -17,7 +17,9 @@ type AuditCheck = (client: QueryClientContract) => Promise<string[]>
  * ledger transaction has entries that sum to zero, all entries together sum
  * to zero, every provider's cached balances equal its ledger accounts, every
  * credited payment is a confirmed feed payment this service handed to the
- * node itself, for the amount posted, and every such payment is credited.
+ * node itself, for the amount posted, and every such payment is credited;
+ * every withdrawal's postings match its status, and no platform nonce is used
+ * by two withdrawals (what the chain says of them: WithdrawalChainAudit).
  * Each check is one function in `checks` and one SQL statement, hence one
  * snapshot: postings are atomic and balanced, so concurrent ones cannot fake
  * a difference.
@@ -32,6 +34,9 @@ export class LedgerAudit {
     providerBalances,
     creditedPaymentsWeBroadcast,
     confirmedPaymentsCredited,
+    withdrawalPostingsMatchStatus,
+    withdrawalPostingsHaveWithdrawals,
+    platformNoncesUsedOnce,
   ]
 
   async run(): Promise<LedgerAuditReport> {
@@ -139,5 +144,66 @@ async function confirmedPaymentsCredited(client: QueryClientContract) {
   )
   return result.rows.map(
     (row: { txid: string }) => `confirmed payment 0x${row.txid} has no ledger posting`
+  )
+}
+
+/**
+ * Each withdrawal is debited once for its amount; a failed one is reversed, a
+ * confirmed one paid out (with its network fee), and nothing else.
+ */
+async function withdrawalPostingsMatchStatus(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `WITH postings AS (
+       SELECT t.reference, t.kind, sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit
+         FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+        WHERE t.kind IN ('withdrawal', 'withdrawal_reversal', 'withdrawal_payout', 'withdrawal_fee')
+        GROUP BY t.reference, t.kind
+     )
+     SELECT w.id, w.status, w.amount_microstx, w.fee_microstx,
+            max(p.debit) FILTER (WHERE p.kind = 'withdrawal') AS debited,
+            max(p.debit) FILTER (WHERE p.kind = 'withdrawal_reversal') AS reversed,
+            max(p.debit) FILTER (WHERE p.kind = 'withdrawal_payout') AS paid_out,
+            max(p.debit) FILTER (WHERE p.kind = 'withdrawal_fee') AS fee
+       FROM withdrawals w LEFT JOIN postings p ON p.reference = w.id::text
+      GROUP BY w.id
+     HAVING max(p.debit) FILTER (WHERE p.kind = 'withdrawal') IS DISTINCT FROM w.amount_microstx
+         OR (w.status = 'failed') <> (max(p.debit) FILTER (WHERE p.kind = 'withdrawal_reversal') IS NOT NULL)
+         OR (w.status = 'confirmed') <> (max(p.debit) FILTER (WHERE p.kind = 'withdrawal_payout') IS NOT NULL)
+         OR max(p.debit) FILTER (WHERE p.kind IN ('withdrawal_reversal', 'withdrawal_payout')) <> w.amount_microstx
+         OR (w.status = 'confirmed' AND coalesce(w.fee_microstx, 0) > 0
+             AND max(p.debit) FILTER (WHERE p.kind = 'withdrawal_fee') IS DISTINCT FROM w.fee_microstx)
+      ORDER BY min(w.created_at)`
+  )
+  return result.rows.map(
+    (row: Record<string, string | null>) =>
+      `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}): ` +
+      `debited ${row.debited ?? 'nothing'}, reversed ${row.reversed ?? 'nothing'}, ` +
+      `paid out ${row.paid_out ?? 'nothing'}, fee posted ${row.fee ?? 'nothing'}`
+  )
+}
+
+async function withdrawalPostingsHaveWithdrawals(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT t.kind, t.reference FROM ledger_transactions t
+      WHERE t.kind IN ('withdrawal', 'withdrawal_reversal', 'withdrawal_payout', 'withdrawal_fee')
+        AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.id::text = t.reference)
+      ORDER BY t.created_at, t.id`
+  )
+  return result.rows.map(
+    (row: { kind: string; reference: string }) =>
+      `${row.kind} posting "${row.reference}" has no withdrawal`
+  )
+}
+
+async function platformNoncesUsedOnce(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT sender_address, nonce, count(*) AS uses FROM withdrawals
+      WHERE nonce IS NOT NULL AND status <> 'failed'
+      GROUP BY sender_address, nonce HAVING count(*) > 1
+      ORDER BY nonce`
+  )
+  return result.rows.map(
+    (row: { sender_address: string; nonce: string; uses: string }) =>
+      `platform nonce ${row.nonce} of ${row.sender_address} is used by ${row.uses} withdrawals`
   )
 }

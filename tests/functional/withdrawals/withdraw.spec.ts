@@ -4,7 +4,9 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import { PlatformWallet } from '#chain/platform_wallet'
+import { LedgerAudit } from '#ledger/ledger_audit'
 import Provider from '#models/provider'
+import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 import {
   pendingRevenueOf,
   providerWithRevenue,
@@ -191,5 +193,87 @@ test.group('Withdrawing pending revenue', (group) => {
     await stack.devnet.mine()
     await stack.confirm()
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 10n * STX)
+  })
+
+  test('the audit checks confirmed withdrawals against the chain and every withdrawal against its postings', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
+    const response = await client
+      .post(`/providers/id/${providerId}/withdraw`)
+      .bearerToken(owner.token)
+      .json({
+        amount_microstx: 1_000_000,
+        destination_address: withdrawalWallet,
+        idempotency_key: randomUUID(),
+      })
+    const { id } = response.body().withdrawal
+    await stack.devnet.mine()
+    await stack.confirm()
+    const onChain = await app.container.make(WithdrawalChainAudit)
+    const ledger = await app.container.make(LedgerAudit)
+    assert.deepEqual(await onChain.run(), [])
+
+    await db.from('withdrawals').where('id', id).update({ memo: 'tb-w-forged00', status: 'failed' })
+    const chainFindings = await onChain.run()
+    const ledgerFindings = (await ledger.run()).discrepancies
+    await db
+      .from('withdrawals')
+      .where('id', id)
+      .update({ memo: `tb-w-${id.slice(0, 8)}`, status: 'confirmed' })
+
+    assert.deepEqual(chainFindings, [])
+    assert.lengthOf(ledgerFindings, 1)
+    assert.include(ledgerFindings[0], `withdrawal ${id} (failed`)
+    await db.from('withdrawals').where('id', id).update({ memo: 'tb-w-forged00' })
+    const forged = await onChain.run()
+    await db
+      .from('withdrawals')
+      .where('id', id)
+      .update({ memo: `tb-w-${id.slice(0, 8)}` })
+    assert.deepEqual(forged, [
+      `confirmed withdrawal ${id}: carries memo "tb-w-${id.slice(0, 8)}", not "tb-w-forged00"`,
+    ])
+  })
+
+  test('the history comes newest first, as JSON or CSV, with a bounded limit', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
+    for (const amount of [1_000_000, 1_500_000]) {
+      await client.post(`/providers/id/${providerId}/withdraw`).bearerToken(owner.token).json({
+        amount_microstx: amount,
+        destination_address: withdrawalWallet,
+        idempotency_key: randomUUID(),
+      })
+    }
+    const history = (query: Record<string, unknown>, accept = 'application/json') =>
+      client
+        .get(`/providers/id/${providerId}/withdrawals`)
+        .qs(query)
+        .header('accept', accept)
+        .bearerToken(owner.token)
+
+    const all = await history({})
+    const one = await history({ limit: 1 })
+    const csv = await history({}, 'text/csv')
+    const zero = await history({ limit: 0 })
+
+    assert.deepEqual(
+      all.body().withdrawals.map((row: { amount_microstx: number }) => row.amount_microstx),
+      [1_500_000, 1_000_000]
+    )
+    assert.lengthOf(one.body().withdrawals, 1)
+    assert.include(csv.header('content-type'), 'text/csv')
+    const lines = csv.text().trim().split('\r\n')
+    assert.equal(
+      lines[0],
+      'id,created_at,status,amount_microstx,amount_stx,destination_address,memo,tx_hash,block_height,fee_microstx,failure_reason'
+    )
+    assert.lengthOf(lines, 3)
+    assert.include(lines[1], ',broadcast,1500000,1.5,')
+    zero.assertStatus(422)
   })
 })
