@@ -217,7 +217,7 @@ test.group('Withdrawing pending revenue', (group) => {
 
     await db.from('withdrawals').where('id', id).update({ memo: 'tb-w-forged00', status: 'failed' })
     const chainFindings = await onChain.run()
-    const ledgerFindings = (await ledger.run()).discrepancies
+    const { discrepancies: ledgerFindings } = await ledger.run()
     await db
       .from('withdrawals')
       .where('id', id)
