@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
@@ -86,7 +87,15 @@ export class RequestWithdrawal {
     })
 
     if (!recorded.created) return recorded
-    await this.dispatcher.dispatch()
+    try {
+      await this.dispatcher.dispatch()
+    } catch (error) {
+      // The withdrawal is debited and queued: withdrawals:confirm sends it once the node answers.
+      logger.warn(
+        { err: error, withdrawal_id: recorded.withdrawal.id },
+        'withdrawal queued: dispatch failed'
+      )
+    }
     return { withdrawal: (await this.records.find(recorded.withdrawal.id))!, created: true }
   }
 }

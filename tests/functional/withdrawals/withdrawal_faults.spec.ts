@@ -179,4 +179,22 @@ test.group('Withdrawals against a faulty node', (group) => {
     )
     assert.equal(stack.devnet.balanceOf(seller.withdrawalWallet), 40n * STX)
   })
+
+  test('a node that does not answer at all: the withdrawal is debited and queued, and sent once it answers', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(1, 503, '/v2/fees/transfer')
+
+    const { response, withdrawal, withdrawalWallet } = await withdraw(client)
+
+    response.assertStatus(201)
+    assert.containsSubset(withdrawal, { status: 'pending', tx_hash: null })
+    await stack.confirm()
+    await stack.devnet.mine()
+    await stack.confirm()
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(row.status, 'confirmed')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
 })
