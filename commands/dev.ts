@@ -6,6 +6,7 @@ import type { Devnet } from '@tollbooth/devnet'
 import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import type { ChainConfig } from '#config/chain'
 import type { FeedsConfig } from '#feeds/define_config'
+import { displayPath } from '#core/display_path'
 import { isPortInUse } from '#core/port_in_use'
 import env from '#start/env'
 
@@ -16,9 +17,11 @@ const PLATFORM_FUNDING = 1_000_000_000_000n
  * the long-lived pieces (the embedded PostgreSQL cluster, the local devnet,
  * the upstream simulator the built-in feeds read, the scheduled jobs of
  * start/scheduler.ts), so restarting the HTTP server on a code change keeps
- * the chain and the data. It refuses to start when its port is taken: the
- * HTTP server would silently take a random one while PUBLIC_URL (payment
- * requirements, sign-in messages) still names the taken port.
+ * the chain and the data. Both outlive this command too: the database and the
+ * devnet's chain are kept under tmp/ (`node ace dev:reset` deletes them
+ * together). It refuses to start when its port is taken: the HTTP server
+ * would silently take a random one while PUBLIC_URL (payment requirements,
+ * sign-in messages) still names the taken port.
  */
 export default class Dev extends BaseCommand {
   static commandName = 'dev'
@@ -40,11 +43,16 @@ export default class Dev extends BaseCommand {
       return this.terminate()
     }
     await this.#migrate()
-    await this.#startDevnet()
+    if (!(await this.#startDevnet())) {
+      this.exitCode = 1
+      return this.terminate()
+    }
     await this.#startUpstreamSimulator()
 
     const stop = async () => {
-      await this.#devnet?.stop()
+      await this.#devnet?.stop().catch((error: unknown) => {
+        this.logger.error(`the devnet could not save its chain: ${error}`)
+      })
       await this.#simulator?.close()
       await this.terminate()
     }
@@ -68,40 +76,61 @@ export default class Dev extends BaseCommand {
     )
   }
 
-  async #startDevnet() {
+  /** False when the devnet's state file cannot be used (said why). */
+  async #startDevnet(): Promise<boolean> {
     const chain = this.app.config.get<ChainConfig>('chain')
-    if (chain.network.name !== 'devnet') return
+    if (chain.network.name !== 'devnet') return true
 
     const target = new URL(chain.apiUrl)
     if (!['127.0.0.1', 'localhost'].includes(target.hostname)) {
       this.logger.info(`STACKS_API_URL points at ${chain.apiUrl}: not starting a local devnet`)
-      return
+      return true
     }
     if (await answers(`${chain.apiUrl}/v2/info`)) {
       this.logger.info(`a devnet already answers at ${chain.apiUrl}: using it`)
-      return
+      return true
     }
 
     const wallet = await this.app.container.make(PlatformWallet)
     // Development tooling: not installed in a production build, where listing the
     // commands imports every command file.
-    const { startDevnet } = await import('@tollbooth/devnet')
-    this.#devnet = await startDevnet({
-      host: target.hostname === 'localhost' ? '127.0.0.1' : target.hostname,
-      port: Number(target.port || 3999),
-      blockTimeMs: chain.devnet.blockTimeMs,
-      fund: [{ address: wallet.address, amount: PLATFORM_FUNDING }],
-    })
+    const { DevnetStateError, startDevnet } = await import('@tollbooth/devnet')
+    try {
+      this.#devnet = await startDevnet({
+        host: target.hostname === 'localhost' ? '127.0.0.1' : target.hostname,
+        port: Number(target.port || 3999),
+        blockTimeMs: chain.devnet.blockTimeMs,
+        statePath: chain.devnet.statePath,
+        // Applied at the genesis of a new chain only, never again on a restored one.
+        fund: [{ address: wallet.address, amount: PLATFORM_FUNDING }],
+      })
+    } catch (error) {
+      if (!(error instanceof DevnetStateError)) throw error
+      this.logger.error(error.message)
+      this.logger.info('`node ace dev:reset` deletes the devnet chain and the development database')
+      return false
+    }
 
+    const devnet = this.#devnet
+    const stateFile = displayPath(chain.devnet.statePath)
     this.logger.success(
-      `local Stacks devnet at ${this.#devnet.url} (blocks every ${chain.devnet.blockTimeMs} ms)`
+      `local Stacks devnet at ${devnet.url} (blocks every ${chain.devnet.blockTimeMs} ms)`
     )
+    this.logger.info(
+      `${devnet.restored ? `chain restored from ${stateFile} at block ${devnet.blockHeight()}` : `new chain, kept in ${stateFile}`} (\`node ace dev:reset\` starts it and the database over)`
+    )
+    if (devnet.restored && devnet.balanceOf(wallet.address) === 0n) {
+      this.logger.warning(
+        `the platform wallet ${wallet.address} holds nothing on this chain (PLATFORM_PRIVATE_KEY changed since it began?): \`node ace dev:reset\` starts a new chain that funds it`
+      )
+    }
     const table = this.ui.table().head(['account', 'address', 'private key (devnet only)'])
-    for (const account of this.#devnet.accounts) {
+    for (const account of devnet.accounts) {
       table.row([account.label, account.address, account.privateKey])
     }
     table.row(['platform', wallet.address, '(PLATFORM_PRIVATE_KEY in .env)'])
     table.render()
+    return true
   }
 
   async #startUpstreamSimulator() {

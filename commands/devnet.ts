@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import type { Devnet } from '@tollbooth/devnet'
@@ -26,8 +27,17 @@ export default class DevnetCommand extends BaseCommand {
   })
   declare blockTime?: number
 
-  @flags.array({ description: 'Also fund this address with 100,000,000 STX (repeatable)' })
+  @flags.array({
+    description:
+      'Also fund this address with 100,000,000 STX (repeatable); a new chain only, not a restored one',
+  })
   declare fund?: string[]
+
+  @flags.string({
+    description:
+      'Keep the chain in this file across restarts (default: in memory); npm run dev keeps its own in tmp/devnet-development.json',
+  })
+  declare state?: string
 
   #devnet?: Devnet
 
@@ -54,6 +64,7 @@ export default class DevnetCommand extends BaseCommand {
         host: this.host,
         blockTimeMs: blockTime,
         fund: funded.map((address) => ({ address, amount: DEFAULT_ACCOUNT_BALANCE })),
+        statePath: this.state === undefined ? undefined : resolve(this.state),
       })
     } catch (error) {
       return this.#fail(
@@ -65,20 +76,30 @@ export default class DevnetCommand extends BaseCommand {
     const blocks =
       blockTime === 0 ? 'a block per accepted transaction' : `a block every ${blockTime} ms`
     this.logger.success(`Stacks devnet listening on ${devnet.url} (${blocks})`)
-    this.logger.info('each account below holds 100,000,000 STX; the keys are public, devnet only')
+    if (devnet.restored) {
+      this.logger.info(
+        `chain restored from ${this.state} at block ${devnet.blockHeight()}; the keys below are public, devnet only`
+      )
+      if (funded.length > 0) this.logger.warning('--fund only applies to a new chain: ignored')
+    } else {
+      if (devnet.statePath) this.logger.info(`new chain, kept in ${this.state}`)
+      this.logger.info('each account below holds 100,000,000 STX; the keys are public, devnet only')
+    }
 
     const table = this.ui.table().head(['account', 'address', 'private key'])
     for (const account of devnet.accounts) {
       table.row([account.label, account.address, account.privateKey])
     }
-    for (const address of funded) table.row(['--fund', address, '-'])
+    if (!devnet.restored) for (const address of funded) table.row(['--fund', address, '-'])
     table.render()
     this.logger.info(`mine now: curl -X POST ${devnet.url}/devnet/mine`)
 
     this.app.terminating(() => devnet.stop())
     const stop = async (signal: NodeJS.Signals) => {
       this.logger.info(`${signal}: stopping the devnet`)
-      await devnet.stop()
+      await devnet.stop().catch((error: unknown) => {
+        this.logger.error(`the devnet could not save its chain: ${error}`)
+      })
       await this.terminate()
     }
     process.once('SIGINT', stop)

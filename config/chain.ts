@@ -1,3 +1,5 @@
+import { resolve } from 'node:path'
+import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { networkFor } from '#chain/network'
 import { defineConfig } from '#chain/define_config'
@@ -21,6 +23,11 @@ const chainConfig = defineConfig({
   devnet: {
     /** Block time of the devnet `npm run dev` starts; 0 mines right after each transaction. */
     blockTimeMs: env.get('DEVNET_BLOCK_TIME_MS') ?? 2_000,
+    /** Where that devnet keeps its chain across restarts, like the embedded database under tmp/. */
+    statePath: resolve(
+      app.makePath(),
+      env.get('DEVNET_STATE_PATH') ?? app.tmpPath(`devnet-${app.nodeEnvironment}.json`)
+    ),
   },
 })
 

@@ -1,16 +1,22 @@
+import { resolve } from 'node:path'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 
 /**
  * The PostgreSQL server the app starts by itself when DATABASE_URL is unset.
- * Development keeps its cluster under tmp/ across restarts; each test run
- * gets a throw-away cluster on a free port, deleted when the run ends.
+ * Development keeps its cluster under tmp/ across restarts (`node ace
+ * dev:reset` deletes it with the devnet's chain); each test run gets a
+ * throw-away cluster on a free port, deleted when the run ends.
  */
 const embeddedPostgresConfig = {
   enabled: !env.get('DATABASE_URL'),
-  dataDir: app.tmpPath(
-    app.inTest ? `postgres-test-${process.pid}` : `postgres-${app.nodeEnvironment}`
-  ),
+  // EMBEDDED_PG_DATA_DIR never applies to tests: their cluster is deleted when the run ends.
+  dataDir: app.inTest
+    ? app.tmpPath(`postgres-test-${process.pid}`)
+    : resolve(
+        app.makePath(),
+        env.get('EMBEDDED_PG_DATA_DIR') ?? app.tmpPath(`postgres-${app.nodeEnvironment}`)
+      ),
   /** 0 picks a free port at boot. */
   port: env.get('EMBEDDED_PG_PORT') ?? (app.inTest ? 0 : 54329),
   user: 'tollbooth',

@@ -44,6 +44,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   DATABASE_URL: optional(url(['postgres', 'postgresql'])),
   DB_POOL_MAX: Env.schema.number.optional(),
   EMBEDDED_PG_PORT: Env.schema.number.optional(),
+  EMBEDDED_PG_DATA_DIR: Env.schema.string.optional(),
 
   STACKS_NETWORK: requiredIn(nodeEnv, ['production'], stacksNetwork),
   STACKS_API_URL: optional(url(['http', 'https'])),
@@ -55,6 +56,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   ALLOW_PRIVATE_TARGETS: Env.schema.boolean.optional(),
 
   DEVNET_BLOCK_TIME_MS: Env.schema.number.optional(),
+  DEVNET_STATE_PATH: Env.schema.string.optional(),
 
   UPSTREAM_SIMULATOR_URL: optional(url(['http'])),
   ETHPLORER_API_KEY: Env.schema.string.optional(),

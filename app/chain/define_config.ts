@@ -15,6 +15,8 @@ export interface ChainConfigValues {
   devnet: {
     /** Block time of the devnet `npm run dev` starts; 0 mines right after each transaction. */
     blockTimeMs: number
+    /** The file that devnet keeps its chain in (`node ace dev:reset` deletes it). */
+    statePath: string
   }
 }
 

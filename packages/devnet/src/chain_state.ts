@@ -50,9 +50,46 @@ export interface AccountState {
   totalFeesSent: bigint
 }
 
+/**
+ * Everything the chain holds, as plain data: a new chain's genesis, or a chain
+ * read back from a state file. Records are shared with the live state, not
+ * copied: encode a snapshot at once.
+ */
+export interface ChainSnapshot {
+  genesis: Block
+  tip: Block
+  accounts: Map<string, AccountState>
+  /** Every admitted transaction, including dropped ones, in admission order. */
+  transactions: TxRecord[]
+  /** Pending txids in the order they were received. */
+  mempool: string[]
+}
+
 export interface ChainStateOptions {
   now: () => number
-  genesisBalances: ReadonlyMap<string, bigint>
+  snapshot: ChainSnapshot
+}
+
+/** A new chain: the genesis block and the genesis balances, nothing else. */
+export function genesisSnapshot(
+  balances: ReadonlyMap<string, bigint>,
+  timeMs: number
+): ChainSnapshot {
+  const accounts = new Map<string, AccountState>()
+  for (const [principal, amount] of balances) {
+    accounts.set(principal, { ...emptyAccount(), balance: amount })
+  }
+  const hash = sha256Hex('tollbooth-devnet-genesis')
+  const genesis: Block = {
+    height: 0,
+    hash,
+    parentHash: '0'.repeat(64),
+    consensusHash: sha256Hex(`consensus:${hash}`).slice(0, 40),
+    burnBlockHeight: 0,
+    burnBlockTime: Math.floor(timeMs / 1000),
+    txids: [],
+  }
+  return { genesis, tip: genesis, accounts, transactions: [], mempool: [] }
 }
 
 export class ChainState {
@@ -62,32 +99,36 @@ export class ChainState {
   readonly #txs = new Map<string, TxRecord>()
   /** Pending txids in the order they were received. */
   readonly #mempool = new Set<string>()
-  readonly #blocks: Block[] = []
+  readonly #genesis: Block
+  /** Older blocks are only kept by the transactions they hold (no route lists blocks). */
+  #tip: Block
 
   constructor(options: ChainStateOptions) {
     this.#now = options.now
-    for (const [principal, amount] of options.genesisBalances) {
-      this.#mutableAccount(principal).balance += amount
+    const { genesis, tip, accounts, transactions, mempool } = options.snapshot
+    this.#genesis = genesis
+    this.#tip = tip
+    for (const [principal, account] of accounts) this.#accounts.set(principal, account)
+    for (const record of transactions) this.#txs.set(record.tx.txid, record)
+    for (const txid of mempool) this.#mempool.add(txid)
+  }
+
+  snapshot(): ChainSnapshot {
+    return {
+      genesis: this.#genesis,
+      tip: this.#tip,
+      accounts: new Map(this.#accounts),
+      transactions: [...this.#txs.values()],
+      mempool: [...this.#mempool],
     }
-    const genesisTime = Math.floor(this.#now() / 1000)
-    const hash = sha256Hex('tollbooth-devnet-genesis')
-    this.#blocks.push({
-      height: 0,
-      hash,
-      parentHash: '0'.repeat(64),
-      consensusHash: sha256Hex(`consensus:${hash}`).slice(0, 40),
-      burnBlockHeight: 0,
-      burnBlockTime: genesisTime,
-      txids: [],
-    })
   }
 
   get tip(): Block {
-    return this.#blocks[this.#blocks.length - 1]
+    return this.#tip
   }
 
   get genesis(): Block {
-    return this.#blocks[0]
+    return this.#genesis
   }
 
   account(principal: string): Readonly<AccountState> {
@@ -198,7 +239,7 @@ export class ChainState {
       record.parentBlock = parent
       record.txIndex = index
     })
-    this.#blocks.push(block)
+    this.#tip = block
     return block
   }
 

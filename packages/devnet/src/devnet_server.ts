@@ -24,9 +24,9 @@ export interface DevnetBackend {
   state: ChainState
   faults: FaultInjector
   accounts: readonly DevnetAccount[]
-  /** Runs admission and, when accepted, puts the transaction in the mempool. */
-  submit(bytes: Uint8Array): AdmissionResult
-  mine(): Block
+  /** Runs admission and, when accepted, puts the transaction in the mempool (and saves it). */
+  submit(bytes: Uint8Array): Promise<AdmissionResult>
+  mine(): Promise<Block>
 }
 
 export interface DevnetServerOptions {
@@ -295,7 +295,7 @@ export class DevnetServer {
       })
     }
 
-    const result = this.#backend.submit(bytes)
+    const result = await this.#backend.submit(bytes)
     if (result.outcome === 'rejected') {
       const { txid, reason, reason_data: reasonData } = result.rejection
       return {
@@ -357,8 +357,8 @@ export class DevnetServer {
     return ok(result)
   }
 
-  #mine(): Reply {
-    const block = this.#backend.mine()
+  async #mine(): Promise<Reply> {
+    const block = await this.#backend.mine()
     return ok({ block_height: block.height, block_hash: with0x(block.hash), txids: block.txids })
   }
 

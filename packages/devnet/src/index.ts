@@ -1,15 +1,19 @@
 import { BlockProducer, type BlockTime } from './block_producer.js'
-import { ChainState, type Block } from './chain_state.js'
+import { ChainState, genesisSnapshot, type Block } from './chain_state.js'
 import { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, type DevnetAccount } from './devnet_accounts.js'
 import { DevnetServer, type HangTimer } from './devnet_server.js'
 import { FaultInjector } from './fault_injector.js'
 import { isTestnetPrincipal } from './principals.js'
+import { StateFile } from './state_file.js'
 import { admitTransaction, type AdmissionResult } from './transaction_admission.js'
 
 export { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, type DevnetAccount } from './devnet_accounts.js'
 export { FaultInjector, type InjectedStatus } from './fault_injector.js'
 export type { BlockTime } from './block_producer.js'
 export type { HangTimer } from './devnet_server.js'
+export { DevnetStateError } from './state_error.js'
+export { removeDevnetState } from './state_file.js'
+export { stateFileHolder } from './state_lock.js'
 
 export const DEFAULT_DEVNET_PORT = 3999
 export const DEFAULT_DEVNET_HOST = '127.0.0.1'
@@ -22,8 +26,16 @@ export interface StartDevnetOptions {
   host?: string
   /** Default 2000 ms. 0 mines right after each accepted transaction; null or 'manual' only on demand. */
   blockTimeMs?: BlockTime
-  /** Extra genesis balances in µSTX, added to the pre-funded accounts. */
+  /**
+   * Extra genesis balances in µSTX, added to the pre-funded accounts. Only a
+   * new chain has a genesis: ignored when the chain is restored from `statePath`.
+   */
   fund?: { address: string; amount: bigint }[]
+  /**
+   * Keep the chain in this JSON file across restarts: restored from it at
+   * start when it exists, saved to it as it changes and on stop. Default: in memory.
+   */
+  statePath?: string
   /** Clock in Unix milliseconds, for receipt and block times. */
   now?: () => number
   /** How long a timeout fault holds a request before dropping the connection. */
@@ -45,30 +57,55 @@ export interface Devnet {
   port: number
   accounts: readonly DevnetAccount[]
   faults: FaultInjector
+  /** The state file, or null for an in-memory chain. */
+  statePath: string | null
+  /** True when the chain was restored from the state file rather than started anew. */
+  restored: boolean
+  /** The height of the chain tip. */
+  blockHeight(): number
+  /** Mines a block; with a state file, one holding transactions is saved before this resolves. */
   mine(): Promise<MinedBlock>
   /** How blocks are mined from now on: every N ms, 0 for each accepted transaction, null manual. */
   setBlockTime(blockTime: BlockTime): void
   balanceOf(address: string): bigint
   /** The next nonce the chain will execute for the address (mempool not counted). */
   nonceOf(address: string): bigint
+  /** Closes the server and, with a state file, saves the chain a last time and releases the file. */
   stop(): Promise<void>
 }
 
 export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
   const now = options.now ?? Date.now
-  const state = new ChainState({ now, genesisBalances: genesisBalances(options.fund ?? []) })
+  const genesis = genesisBalances(options.fund ?? [])
+  const file = options.statePath ? await StateFile.open(options.statePath) : null
+  const state = new ChainState({
+    now,
+    snapshot: file?.saved ?? genesisSnapshot(genesis, now()),
+  })
+  file?.track(() => state.snapshot())
+  const save = (): Promise<void> => file?.save() ?? Promise.resolve()
   const faults = new FaultInjector()
 
-  const mineBlock = (): Block => state.mineBlock((txid) => faults.isAborted(txid))
+  const mineBlock = async (): Promise<Block> => {
+    const block = state.mineBlock((txid) => faults.isAborted(txid))
+    // An empty block is saved with the next change or on stop: a crash loses
+    // at most a few empty blocks, never a transaction.
+    if (block.txids.length > 0) await save()
+    return block
+  }
   const producer = new BlockProducer(options.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS, () => {
-    mineBlock()
+    mineBlock().catch((error: unknown) => {
+      process.emitWarning(`the devnet could not save its chain to ${file?.path}: ${error}`)
+    })
   })
 
-  const submit = (bytes: Uint8Array): AdmissionResult => {
+  // Answered once saved: a txid the caller was given is never lost by a crash.
+  const submit = async (bytes: Uint8Array): Promise<AdmissionResult> => {
     const result = admitTransaction(state, bytes)
     if (result.outcome === 'accepted') {
       state.admit(result.tx, result.replaces)
       producer.transactionAccepted()
+      await save()
     }
     return result
   }
@@ -78,8 +115,17 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     { hangMs: options.hangMs ?? DEFAULT_HANG_MS, hangTimer: options.hangTimer }
   )
   const host = options.host ?? DEFAULT_DEVNET_HOST
-  const port = await server.listen(options.port ?? DEFAULT_DEVNET_PORT, host)
+  let port: number
+  try {
+    if (file && !file.saved) await save()
+    port = await server.listen(options.port ?? DEFAULT_DEVNET_PORT, host)
+  } catch (error) {
+    await file?.close()
+    throw error
+  }
   producer.start()
+  // A restored mempool is mined as if its transactions had just been accepted.
+  if (state.mempoolSize > 0) producer.transactionAccepted()
 
   let stopped: Promise<void> | null = null
   return {
@@ -87,8 +133,11 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     port,
     accounts: DEVNET_ACCOUNTS,
     faults,
+    statePath: file?.path ?? null,
+    restored: Boolean(file?.saved),
+    blockHeight: () => state.tip.height,
     async mine() {
-      const block = mineBlock()
+      const block = await mineBlock()
       return { blockHeight: block.height, blockHash: block.hash, txids: [...block.txids] }
     },
     setBlockTime: (blockTime) => producer.setBlockTime(blockTime),
@@ -97,7 +146,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stop() {
       if (!stopped) {
         producer.stop()
-        stopped = server.close()
+        stopped = server.close().then(() => file?.close())
       }
       return stopped
     },
