@@ -20,6 +20,7 @@ router
     router
       .group(() => {
         router.get('/', [ProviderAccountsController, 'show']).as('show')
+        router.patch('/', [ProviderAccountsController, 'update']).as('update')
         router.post('/feeds', [ProviderFeedsController, 'store']).as('feeds.store')
         router.patch('/feeds/:slug', [ProviderFeedsController, 'update']).as('feeds.update')
         router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')
