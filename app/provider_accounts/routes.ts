@@ -7,6 +7,8 @@ const ProviderFeedsController = () =>
   import('#provider_accounts/controllers/provider_feeds_controller')
 const PartnerBridgeController = () =>
   import('#provider_accounts/controllers/partner_bridge_controller')
+const ProviderAnalyticsController = () =>
+  import('#provider_accounts/controllers/provider_analytics_controller')
 const PublicProvidersController = () =>
   import('#provider_accounts/controllers/public_providers_controller')
 const ProviderManifestController = () =>
@@ -21,6 +23,7 @@ router
       .group(() => {
         router.get('/', [ProviderAccountsController, 'show']).as('show')
         router.patch('/', [ProviderAccountsController, 'update']).as('update')
+        router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
         router.post('/feeds', [ProviderFeedsController, 'store']).as('feeds.store')
         router.patch('/feeds/:slug', [ProviderFeedsController, 'update']).as('feeds.update')
         router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')
