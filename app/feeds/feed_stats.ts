@@ -1,23 +1,36 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
+import { Clock } from '#core/clock'
+import { utcDay } from '#stats/utc_periods'
 
 /**
- * Rollup counters per feed, maintained on write so that the registry and
- * statistics read one row per feed, whatever the size of the query log.
+ * Rollup counters per feed (and per feed and UTC day, for provider
+ * analytics), maintained on write so that the registry and statistics read
+ * one row per feed, whatever the size of the query log.
  */
 @inject()
 export class FeedStats {
-  constructor(private db: Database) {}
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
 
   /** One real call to the feed's source (cache hits are not calls). */
   async recordSourceCall(feedId: string, succeeded: boolean) {
     await this.db.rawQuery(
-      `INSERT INTO feed_stats (feed_id, source_calls, source_failures)
-       VALUES (?, 1, ?)
+      `WITH daily AS (
+         INSERT INTO feed_daily_stats (feed_id, day, source_calls, source_failures)
+         VALUES (:feed, :day, 1, :failures)
+         ON CONFLICT (feed_id, day) DO UPDATE SET
+           source_calls = feed_daily_stats.source_calls + 1,
+           source_failures = feed_daily_stats.source_failures + EXCLUDED.source_failures
+       )
+       INSERT INTO feed_stats (feed_id, source_calls, source_failures)
+       VALUES (:feed, 1, :failures)
        ON CONFLICT (feed_id) DO UPDATE SET
          source_calls = feed_stats.source_calls + 1,
          source_failures = feed_stats.source_failures + EXCLUDED.source_failures`,
-      [feedId, succeeded ? 0 : 1]
+      { feed: feedId, day: utcDay(this.clock.now()), failures: succeeded ? 0 : 1 }
     )
   }
 }

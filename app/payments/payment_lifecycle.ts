@@ -4,6 +4,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { TransactionStatus } from '#chain/stacks_client'
 import { Ledger } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
+import { splitPayment } from '#ledger/split'
 import {
   IN_FLIGHT_STATUSES,
   type PaymentPurpose,
@@ -165,6 +166,7 @@ export class PaymentLifecycle {
         payer: row.payer,
         agentName: row.agent_name ?? undefined,
         price: amount,
+        providerShare: row.provider_id === null ? 0n : splitPayment(amount).providerShare,
         responseMs: row.response_ms ?? 0,
       })
       return 'confirmed'

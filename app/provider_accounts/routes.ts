@@ -11,6 +11,8 @@ const LinkWalletNonceController = () =>
   import('#provider_accounts/controllers/link_wallet_nonce_controller')
 const LinkWithdrawalWalletController = () =>
   import('#provider_accounts/controllers/link_withdrawal_wallet_controller')
+const ProviderAnalyticsController = () =>
+  import('#provider_accounts/controllers/provider_analytics_controller')
 const PublicProvidersController = () =>
   import('#provider_accounts/controllers/public_providers_controller')
 const ProviderManifestController = () =>
@@ -24,6 +26,8 @@ router
     router
       .group(() => {
         router.get('/', [ProviderAccountsController, 'show']).as('show')
+        router.patch('/', [ProviderAccountsController, 'update']).as('update')
+        router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
         router.post('/feeds', [ProviderFeedsController, 'store']).as('feeds.store')
         router.patch('/feeds/:slug', [ProviderFeedsController, 'update']).as('feeds.update')
         router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')

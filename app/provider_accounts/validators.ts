@@ -20,6 +20,8 @@ export const MIRROR_SOURCE_TYPES = [
 
 const displayName = () => vine.string().trim().minLength(1).maxLength(80)
 const description = () => vine.string().trim().maxLength(280)
+const website = () => vine.string().maxLength(2048).use(websiteRule())
+const xAccount = () => vine.string().regex(/^@[A-Za-z0-9_]{1,15}$/)
 /** Number or decimal string in STX → µSTX (bigint). */
 const price = () =>
   vine
@@ -69,15 +71,30 @@ export const registerProviderValidator = vine.create({
   handle: vine.string().maxLength(64).use(handleRule()),
   display_name: displayName(),
   description: description().optional(),
-  website: vine.string().maxLength(2048).use(websiteRule()).optional(),
-  x_account: vine
-    .string()
-    .regex(/^@[A-Za-z0-9_]{1,15}$/)
-    .optional(),
+  website: website().optional(),
+  x_account: xAccount().optional(),
   integration_mode: vine.enum(['partner_bridge', 'hosted_mirror'] as const),
   partner_endpoint: vine.string().maxLength(2048).use(partnerEndpointRule()).optional(),
   feed: feedSchema().optional(),
 })
+
+/**
+ * The profile's editable fields. The body parser turns "" (and blanks) into
+ * null: null clears description, website and x_account, and is refused for
+ * display_name rather than skipped.
+ */
+const updatableProfileFields = {
+  display_name: displayName()
+    .optional()
+    .requiredWhen((field) => Object.hasOwn(field.parent, 'display_name')),
+  description: description().nullable().optional(),
+  website: website().nullable().optional(),
+  x_account: xAccount().nullable().optional(),
+}
+
+export const updateProfileValidator = vine.create(
+  vine.object(updatableProfileFields).use(anyKnownField(Object.keys(updatableProfileFields)))
+)
 
 export const switchModeValidator = vine.create({
   integration_mode: vine.enum(['partner_bridge', 'hosted_mirror'] as const),
@@ -103,6 +120,7 @@ export const linkWalletValidator = vine.create({
 
 export type FeedInput = Awaited<ReturnType<typeof createFeedValidator.validate>>
 export type FeedUpdate = Awaited<ReturnType<typeof updateFeedValidator.validate>>
+export type ProfileUpdate = Awaited<ReturnType<typeof updateProfileValidator.validate>>
 export type RegistrationInput = Awaited<ReturnType<typeof registerProviderValidator.validate>>
 export type ModeSwitchInput = Awaited<ReturnType<typeof switchModeValidator.validate>>
 export type LinkWalletInput = Awaited<ReturnType<typeof linkWalletValidator.validate>>

@@ -52,3 +52,38 @@ export function useManualClock() {
   app.container.swap(Clock, () => clock)
   return { clock, restore: () => app.container.restore(Clock) }
 }
+
+/**
+ * Real time moved to a chosen instant: `now()` runs on from there and timers
+ * fire in real time. For tests that pass through real waits (a paid call on
+ * the devnet) yet need the app to record it at a chosen date.
+ */
+export class ShiftedClock extends Clock {
+  #offsetMs = 0
+
+  now() {
+    return Date.now() + this.#offsetMs
+  }
+
+  /** From now on, `now()` reads `epochMs` and moves on in real time. */
+  set(epochMs: number) {
+    this.#offsetMs = epochMs - Date.now()
+  }
+}
+
+/**
+ * Swaps the clock for a ShiftedClock. Singletons built before keep the real
+ * clock; on restore the shifted one falls back to real time, so one built
+ * meanwhile does not keep a moved time.
+ */
+export function useShiftedClock() {
+  const clock = new ShiftedClock()
+  app.container.swap(Clock, () => clock)
+  return {
+    clock,
+    restore: () => {
+      clock.set(Date.now())
+      app.container.restore(Clock)
+    },
+  }
+}

@@ -3,16 +3,18 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Provider from '#models/provider'
 import { RegisterProvider } from '#provider_accounts/actions/register_provider'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
+import { UpdateProviderProfile } from '#provider_accounts/actions/update_provider_profile'
 import { ownedProvider } from '#provider_accounts/provider_access'
 import { privateFeedView, privateProviderView } from '#provider_accounts/provider_views'
-import { registerProviderValidator } from '#provider_accounts/validators'
+import { registerProviderValidator, updateProfileValidator } from '#provider_accounts/validators'
 
-/** Registration and the owner's private views. */
+/** Registration, profile edits and the owner's private views. */
 @inject()
 export default class ProviderAccountsController {
   constructor(
     private feeds: ManageFeeds,
-    private register: RegisterProvider
+    private register: RegisterProvider,
+    private updateProfile: UpdateProviderProfile
   ) {}
 
   async store({ auth, request, response }: HttpContext) {
@@ -41,5 +43,15 @@ export default class ProviderAccountsController {
   async show({ auth, params }: HttpContext) {
     const provider = await ownedProvider(String(params.id), auth.getUserOrFail().walletAddress)
     return { provider: privateProviderView(provider, await this.feeds.liveFeeds(provider)) }
+  }
+
+  async update({ auth, params, request }: HttpContext) {
+    const patch = await request.validateUsing(updateProfileValidator)
+    const { provider, feeds } = await this.updateProfile.execute(
+      String(params.id),
+      auth.getUserOrFail().walletAddress,
+      patch
+    )
+    return { provider: privateProviderView(provider, feeds) }
   }
 }

@@ -143,6 +143,8 @@ test.group('Provider feed management', (group) => {
     const base = `/providers/id/${provider.id}`
     const attempts = [
       client.get(base),
+      client.patch(base).json({ display_name: 'Mine now' }),
+      client.get(`${base}/analytics`),
       client
         .post(`${base}/feeds`)
         .json({ slug: 'x', display_name: 'X', price_stx: '0.005', source_path: '/x' }),

@@ -23,6 +23,7 @@ async function recordCalls(
         payer: call.payer,
         agentName: call.agent,
         price: call.price,
+        providerShare: 0n,
         responseMs: call.ms,
       })
     })
