@@ -6,6 +6,7 @@ import db from '@adonisjs/lucid/services/db'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { broadcast } from '#tests/support/devnet'
+import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import {
   pendingRevenueOf,
   providerWithRevenue,
@@ -195,6 +196,39 @@ test.group('Withdrawals against a faulty node', (group) => {
     await stack.confirm()
     const row = await db.from('withdrawals').where('id', withdrawal.id).first()
     assert.equal(row.status, 'confirmed')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
+
+  test('a process stopping between the commit and the broadcast: the job sends the committed bytes', async ({
+    client,
+    assert,
+  }) => {
+    // Fault injection: the process stops right after the signed bytes are committed.
+    class StoppingDispatcher extends WithdrawalDispatcher {
+      async send(): Promise<never> {
+        throw new Error('the process stopped')
+      }
+    }
+    app.container.swap(WithdrawalDispatcher, (resolver) => resolver.make(StoppingDispatcher))
+    let withdrawal: Record<string, any>
+    let withdrawalWallet: string
+    try {
+      ;({ withdrawal, withdrawalWallet } = await withdraw(client))
+    } finally {
+      app.container.restore(WithdrawalDispatcher)
+    }
+
+    assert.containsSubset(withdrawal, { status: 'pending' })
+    assert.isNotNull(withdrawal.tx_hash, 'signed and committed')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 0n)
+
+    await stack.confirm()
+    await stack.devnet.mine()
+    await stack.confirm()
+
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(row.status, 'confirmed')
+    assert.equal(`0x${row.txid}`, withdrawal.tx_hash)
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
   })
 })
