@@ -206,6 +206,7 @@ export const ERROR_CODES = {
   },
 
   // Withdrawals
+  withdrawal_not_found: { status: 404, in: ERROR, meaning: 'the provider has no such withdrawal' },
   idempotency_conflict: {
     status: 409,
     in: ERROR,

@@ -34,3 +34,8 @@ export const E_WITHDRAWAL_WALLET_ON_HOLD = defineError<[until: string]>(
   'withdrawal_wallet_on_hold',
   'The withdrawal wallet was changed recently: withdrawals to it are held until %s'
 )
+
+export const E_WITHDRAWAL_NOT_FOUND = defineError<[id: string]>(
+  'withdrawal_not_found',
+  'This provider has no withdrawal "%s"'
+)

@@ -72,6 +72,19 @@ test.group('Withdrawing pending revenue', (group) => {
     })
     const provider = await Provider.findOrFail(providerId)
     assert.equal(provider.totalWithdrawnMicrostx, 2n * STX)
+    const shown = await client
+      .get(`/providers/id/${providerId}/withdrawals/${withdrawal.id}`)
+      .bearerToken(owner.token)
+    assert.deepEqual(
+      shown.body().withdrawal.history.map((event: { to_status: string }) => event.to_status),
+      ['pending', 'pending', 'broadcast', 'confirmed']
+    )
+    const other = await providerWithRevenue(client, 1n * STX)
+    const foreign = await client
+      .get(`/providers/id/${other.providerId}/withdrawals/${withdrawal.id}`)
+      .bearerToken(other.owner.token)
+    foreign.assertStatus(404)
+    foreign.assertBodyContains({ error: { code: 'withdrawal_not_found' } })
   })
 
   test('the same idempotency key returns the original withdrawal; another body with it is 409', async ({
