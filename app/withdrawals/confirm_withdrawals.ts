@@ -44,15 +44,10 @@ export class ConfirmWithdrawals {
     const summary: ConfirmSummary = { confirmed: 0, failed: 0, rebroadcast: 0, pending: 0 }
     const leased = await this.#lease()
     if (leased.length > 0) {
+      // The nonces before the statuses: a transaction mined in between shows as mined, never
+      // as "not found, its nonce used" (which would restore a withdrawal that was paid).
+      const { lastExecutedNonce } = await this.stacks.getNonces(this.wallet.address)
       const statuses = await this.stacks.getTransactions(leased.map((row) => row.txid!))
-      let executedNonce: bigint | null | undefined
-      const lastExecutedNonce = async () => {
-        if (executedNonce === undefined) {
-          const nonces = await this.stacks.getNonces(this.wallet.address)
-          executedNonce = nonces.lastExecutedNonce
-        }
-        return executedNonce
-      }
       for (const withdrawal of leased) {
         const outcome = await this.#settle(
           withdrawal,
@@ -69,7 +64,7 @@ export class ConfirmWithdrawals {
   async #settle(
     withdrawal: Withdrawal,
     status: TransactionStatus | null | undefined,
-    lastExecutedNonce: () => Promise<bigint | null>
+    executed: bigint | null
   ): Promise<keyof ConfirmSummary> {
     const { id } = withdrawal
     if (status?.confirmed) {
@@ -87,9 +82,15 @@ export class ConfirmWithdrawals {
       return 'pending'
     }
 
-    // Dropped, or never seen: its nonce may have gone to another transaction.
-    const executed = await lastExecutedNonce()
+    // Dropped, or never seen: its nonce may have gone to another transaction. Asked once more
+    // before money is restored: a restore of a mined withdrawal would pay it twice.
     if (executed !== null && withdrawal.nonce! <= executed) {
+      const again = await this.stacks.getTransaction(withdrawal.txid!)
+      if (again?.confirmed) {
+        await this.lifecycle.confirm(id, again.blockHeight)
+        return 'confirmed'
+      }
+      if (again && !again.failed) return 'pending'
       await this.lifecycle.fail(id, 'its nonce was used by another transaction', {
         mined: false,
         nonceUsed: true,

@@ -6,11 +6,12 @@ import { StacksClient } from '#chain/stacks_client'
 const LOOKUPS_PER_CALL = 50
 
 /**
- * What the chain says of the withdrawals recorded as confirmed: each stored
+ * What the chain says of settled withdrawals: each confirmed one's stored
  * transaction hashes to its txid and pays the withdrawal's amount to its
  * destination with its memo, and the node reports that txid mined
- * successfully. (The txid is the hash of the bytes, so the chain cannot have
- * paid anything else under it.)
+ * successfully (the txid is the hash of the bytes, so the chain cannot have
+ * paid anything else under it); no failed one — restored — was mined
+ * successfully after all.
  */
 @inject()
 export class WithdrawalChainAudit {
@@ -22,18 +23,24 @@ export class WithdrawalChainAudit {
   async run(): Promise<string[]> {
     const rows = await this.db
       .from('withdrawals')
-      .where('status', 'confirmed')
+      .whereIn('status', ['confirmed', 'failed'])
+      .whereNotNull('txid')
       .orderBy('created_at')
-      .select('id', 'txid', 'raw_tx', 'amount_microstx', 'destination_address', 'memo')
-    const findings = rows.flatMap((row) => bytesFindings(row))
+      .select('id', 'status', 'txid', 'raw_tx', 'amount_microstx', 'destination_address', 'memo')
+    const findings = rows.filter((row) => row.status === 'confirmed').flatMap(bytesFindings)
     for (let start = 0; start < rows.length; start += LOOKUPS_PER_CALL) {
       const batch = rows.slice(start, start + LOOKUPS_PER_CALL)
       const statuses = await this.stacks.getTransactions(batch.map((row) => row.txid))
       for (const row of batch) {
         const status = statuses.get(row.txid)
-        if (!status?.confirmed) {
+        if (row.status === 'confirmed' && !status?.confirmed) {
           findings.push(
             `confirmed withdrawal ${row.id}: the node reports 0x${row.txid} ${status ? status.status : 'unknown'}`
+          )
+        }
+        if (row.status === 'failed' && status?.confirmed) {
+          findings.push(
+            `failed withdrawal ${row.id}: 0x${row.txid} was mined successfully, yet pending revenue was restored`
           )
         }
       }

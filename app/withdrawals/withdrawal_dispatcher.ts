@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
 import type { BroadcastOutcome } from '#chain/broadcast_outcome'
 import { broadcastTransaction } from '#chain/broadcast_transaction'
@@ -100,7 +101,9 @@ export class WithdrawalDispatcher {
       .where('status', 'pending')
       .whereNull('nonce')
       .first()
-    if (!queued) return []
+    // Checked again under the lock; this spares a burst the fee look-up and the lock when full.
+    if (!queued || (await this.#inFlight(this.db.connection(), sender)) >= this.config.maxChained)
+      return []
     await this.nonces.seed(sender, async () => {
       const nonces = await this.stacks.getNonces(sender)
       return nonces.possibleNextNonce
@@ -109,14 +112,7 @@ export class WithdrawalDispatcher {
 
     return this.db.transaction(async (trx) => {
       await this.nonces.lock(trx, sender)
-      const live = await trx
-        .from('withdrawals')
-        .where('sender_address', sender)
-        .whereIn('status', ['pending', 'broadcast'])
-        .whereNotNull('nonce')
-        .count('* as count')
-        .first()
-      const room = this.config.maxChained - Number(live?.count ?? 0)
+      const room = this.config.maxChained - (await this.#inFlight(trx, sender))
       if (room <= 0) return []
       const rows = await trx
         .from('withdrawals')
@@ -146,6 +142,18 @@ export class WithdrawalDispatcher {
       }
       return signed
     })
+  }
+
+  /** The sender's signed transactions not yet settled: the chain's chaining count. */
+  async #inFlight(client: QueryClientContract, sender: string): Promise<number> {
+    const live = await client
+      .from('withdrawals')
+      .where('sender_address', sender)
+      .whereIn('status', ['pending', 'broadcast'])
+      .whereNotNull('nonce')
+      .count('* as count')
+      .first()
+    return Number(live?.count ?? 0)
   }
 
   /** The node's estimate for a transfer of about `estimatedBytes`, capped; the platform pays it. */

@@ -5,6 +5,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
 import { PlatformWallet } from '#chain/platform_wallet'
+import { StacksClient } from '#chain/stacks_client'
 import { broadcast } from '#tests/support/devnet'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import {
@@ -230,5 +231,41 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(row.status, 'confirmed')
     assert.equal(`0x${row.txid}`, withdrawal.tx_hash)
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
+
+  test('a transaction mined while the job looks it up is confirmed, never failed and restored', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(1, 503, '/v2/transactions')
+    const { withdrawal, providerId, withdrawalWallet } = await withdraw(client)
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    // Right after the job's status look-up, the same bytes reach the node and are mined
+    // (a dispatcher finishing its send, a request delivered late).
+    const real = await app.container.make(StacksClient)
+    const devnet = stack.devnet
+    class LateDelivery extends StacksClient {
+      async getTransactions(txids: string[]) {
+        const answer = await real.getTransactions(txids)
+        await broadcast(devnet, new Uint8Array(row.raw_tx))
+        await devnet.mine()
+        return answer
+      }
+    }
+    app.container.swap(
+      StacksClient,
+      () => new LateDelivery({ baseUrl: devnet.url, timeoutMs: 1_000 })
+    )
+    try {
+      await stack.confirm()
+    } finally {
+      app.container.swap(StacksClient, () => real)
+    }
+    await stack.confirm()
+
+    const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(settled.status, 'confirmed')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+    assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'paid once, never restored')
   })
 })
