@@ -15,8 +15,7 @@ class WithdrawalStopped extends Error {}
 export default class ProviderWithdraw extends BaseCommand {
   static commandName = 'provider:withdraw'
   static description = 'Withdraw a provider’s pending revenue to its linked wallet (HTTP API)'
-  /** Only the HTTP API is called: no database, no chain. */
-  static options: CommandOptions = { startApp: false }
+  static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Provider id (GET /me/providers)' })
   declare providerId: string
@@ -54,7 +53,8 @@ export default class ProviderWithdraw extends BaseCommand {
         `the amount is whole µSTX, e.g. 1000000 for 1 STX, not "${this.amount}"`
       )
     }
-    const base = `${this.url ?? publicUrl()}/providers/id/${encodeURIComponent(this.providerId)}`
+    const origin = this.url ?? publicUrl()
+    const base = `${origin}/providers/id/${encodeURIComponent(this.providerId)}`
     const headers = { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' }
 
     const provider = await call(`${base}`, { headers })
