@@ -52,10 +52,11 @@ export class WithdrawalDispatcher {
 
   /**
    * Broadcasts a signed withdrawal's bytes and applies the node's answer:
-   * accepted → broadcast; refused for the withdrawal itself, or rate-limited
-   * after the retries → failed and restored, in this call; refused for its
-   * nonce → re-synced and queued to be signed again; unknown (time-out, 5xx)
-   * → left pending for withdrawals:confirm, never restored blindly.
+   * accepted → broadcast; for bytes never sent before, refused for the
+   * withdrawal itself or rate-limited after the retries → failed and restored,
+   * in this call, and refused for its nonce → re-synced and queued to be
+   * signed again; unknown (time-out, 5xx), or any refusal of bytes sent
+   * before → left pending for withdrawals:confirm, never restored blindly.
    */
   async send(withdrawal: Withdrawal): Promise<'sent' | 'failed' | 'unknown' | 'nonce_refused'> {
     const outcome = await broadcastTransaction(
@@ -74,16 +75,25 @@ export class WithdrawalDispatcher {
         await this.lifecycle.markBroadcast(id, `the node took 0x${withdrawal.txid}`)
         return 'sent'
       case 'rejected':
-        if (NONCE_REFUSALS.has(outcome.code)) {
+      case 'rate_limited': {
+        const reason =
+          outcome.kind === 'rejected'
+            ? `the node refused it: ${outcome.code}`
+            : 'the node rate-limited every broadcast'
+        // Bytes sent before may sit in some mempool, or be sent again by anyone, until their
+        // nonce is used: only the chain settles them (withdrawals:confirm), never a refusal.
+        if (withdrawal.broadcastAttempts > 0) {
+          await this.lifecycle.noteAttempt(id, `${reason}; sent before: left to the chain`)
+          return 'unknown'
+        }
+        if (outcome.kind === 'rejected' && NONCE_REFUSALS.has(outcome.code)) {
           await this.#resyncNonces()
           await this.lifecycle.unsign(id, outcome.code)
           return 'nonce_refused'
         }
-        await this.lifecycle.fail(id, `the node refused it: ${outcome.code}`, { mined: false })
+        await this.lifecycle.fail(id, reason, { mined: false })
         return 'failed'
-      case 'rate_limited':
-        await this.lifecycle.fail(id, 'the node rate-limited every broadcast', { mined: false })
-        return 'failed'
+      }
       case 'unknown':
         await this.lifecycle.noteAttempt(id, `broadcast outcome unknown: ${outcome.detail}`)
         return 'unknown'

@@ -268,4 +268,25 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
     assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'paid once, never restored')
   })
+
+  test('bytes sent before are never restored on a refusal of a later re-send: only the chain settles them', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(1, 503, '/v2/transactions')
+    const { withdrawal, providerId, withdrawalWallet } = await withdraw(client)
+    stack.devnet.faults.failNext(3, 429, '/v2/transactions', { retryAfterSeconds: null })
+
+    await stack.confirm()
+
+    const after = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(after.status, 'pending')
+    assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'not restored')
+    await stack.confirm()
+    await stack.devnet.mine()
+    await stack.confirm()
+    const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(settled.status, 'confirmed')
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
 })
