@@ -289,4 +289,48 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(settled.status, 'confirmed')
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
   })
+
+  test('a transaction the node reports dropped is watched, and confirmed when it is mined after all', async ({
+    client,
+    assert,
+  }) => {
+    const { withdrawal, providerId, withdrawalWallet } = await withdraw(client)
+    const txid = withdrawal.tx_hash.slice(2)
+    // Fault injection: the node's index first reports the transaction dropped.
+    const real = await app.container.make(StacksClient)
+    class DroppedOnce extends StacksClient {
+      async getTransactions(txids: string[]) {
+        const answer = await real.getTransactions(txids)
+        answer.set(txid, {
+          txid,
+          status: 'dropped_replace_by_fee',
+          blockHeight: null,
+          confirmed: false,
+          failed: true,
+        })
+        return answer
+      }
+    }
+    app.container.swap(
+      StacksClient,
+      () => new DroppedOnce({ baseUrl: stack.devnet.url, timeoutMs: 1_000 })
+    )
+    try {
+      await stack.confirm()
+    } finally {
+      app.container.swap(StacksClient, () => real)
+    }
+    const watched = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(watched.status, 'broadcast')
+    assert.isNotNull(watched.dropped_since)
+    assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'not restored')
+
+    await stack.devnet.mine()
+    await stack.confirm()
+
+    const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(settled.status, 'confirmed')
+    assert.isNull(settled.dropped_since)
+    assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
 })
