@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient, type TransactionStatus } from '#chain/stacks_client'
@@ -100,31 +101,46 @@ export class ConfirmWithdrawals {
     if (status) {
       const since = withdrawal.droppedSince?.getTime()
       if (since === undefined) {
-        await this.lifecycle.noteDropped(id, new Date(this.clock.now()), status.status)
+        await this.lifecycle.noteDropped(id, status.status)
         return 'pending'
       }
       if (this.clock.now() - since < this.config.confirm.droppedGraceMs) return 'pending'
     }
-    if (withdrawal.broadcastAttempts >= this.config.confirm.maxRebroadcasts) return 'pending'
+    if (withdrawal.broadcastAttempts >= this.config.confirm.warnAfterAttempts) {
+      logger.warn(
+        { withdrawal_id: id, attempts: withdrawal.broadcastAttempts, txid: withdrawal.txid },
+        'withdrawal still unsettled: the node keeps refusing or losing it'
+      )
+    }
     const sent = await this.dispatcher.send(withdrawal)
+    if (sent === 'busy') return 'pending'
     return sent === 'failed' ? 'failed' : 'rebroadcast'
   }
 
-  /** Signed unsettled rows untouched for the grace period, leased by bumping updated_at. */
+  /**
+   * Signed unsettled rows untouched for the grace period and not being sent by
+   * anyone, leased by bumping updated_at (times from the Clock).
+   */
   async #lease(): Promise<Withdrawal[]> {
+    const now = this.clock.now()
     const leased = await this.db.rawQuery(
       `WITH due AS (
          SELECT id FROM withdrawals
           WHERE status IN ('pending', 'broadcast') AND txid IS NOT NULL
-            AND updated_at < clock_timestamp() - make_interval(secs => ?)
+            AND updated_at < ? AND (sending_until IS NULL OR sending_until < ?)
           ORDER BY nonce
           LIMIT ?
           FOR UPDATE SKIP LOCKED
        )
-       UPDATE withdrawals w SET updated_at = clock_timestamp()
+       UPDATE withdrawals w SET updated_at = ?
          FROM due WHERE w.id = due.id
        RETURNING w.*`,
-      [this.config.confirm.graceSeconds, this.config.confirm.batchSize]
+      [
+        new Date(now - this.config.confirm.graceSeconds * 1_000),
+        new Date(now),
+        this.config.confirm.batchSize,
+        new Date(now),
+      ]
     )
     return (leased.rows as Record<string, unknown>[])
       .map(toWithdrawal)

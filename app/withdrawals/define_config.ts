@@ -18,9 +18,11 @@ export interface WithdrawalsConfigValues {
     /** A dropped transaction is looked at again for this long before it is re-broadcast or failed. */
     droppedGraceMs: number
     batchSize: number
-    /** A signed transaction whose request gave up is re-sent at most this many times. */
-    maxRebroadcasts: number
+    /** A withdrawal still unsettled after this many sends is logged as a warning each run. */
+    warnAfterAttempts: number
   }
+  /** How long a sender's claim on sending a withdrawal's bytes lasts (covers the 429 retries). */
+  sendLeaseMs: number
   /** GET …/withdrawals: default and largest `limit` (1000 is the spec's full export). */
   list: { defaultLimit: number; maxLimit: number }
 }

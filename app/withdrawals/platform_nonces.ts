@@ -59,12 +59,21 @@ export class PlatformNonces {
     await this.#write(trx, address, { next, released })
   }
 
-  /** The node says nonces below `possibleNextNonce` are used: never hand them out again. */
-  async resync(trx: TransactionClientContract, address: string, possibleNextNonce: bigint) {
+  /**
+   * What the node says: never hand out a nonce at or below its last executed
+   * one, nor start below its next possible one (mempool included). A released
+   * nonce the chain has not executed stays released: it is a gap to fill.
+   */
+  async resync(
+    trx: TransactionClientContract,
+    address: string,
+    node: { possibleNextNonce: bigint; lastExecutedNonce: bigint | null }
+  ) {
     const row = await this.#read(trx, address)
+    const executed = node.lastExecutedNonce ?? -1n
     await this.#write(trx, address, {
-      next: row.next > possibleNextNonce ? row.next : possibleNextNonce,
-      released: row.released.filter((nonce) => nonce >= possibleNextNonce),
+      next: row.next > node.possibleNextNonce ? row.next : node.possibleNextNonce,
+      released: row.released.filter((nonce) => nonce > executed),
     })
   }
 

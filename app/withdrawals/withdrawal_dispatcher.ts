@@ -58,17 +58,25 @@ export class WithdrawalDispatcher {
    * signed again; unknown (time-out, 5xx), or any refusal of bytes sent
    * before → left pending for withdrawals:confirm, never restored blindly.
    */
-  async send(withdrawal: Withdrawal): Promise<'sent' | 'failed' | 'unknown' | 'nonce_refused'> {
+  async send(
+    withdrawal: Withdrawal
+  ): Promise<'sent' | 'failed' | 'unknown' | 'nonce_refused' | 'busy'> {
+    const claim = await this.lifecycle.claimSend(
+      withdrawal.id,
+      withdrawal.txid!,
+      this.config.sendLeaseMs
+    )
+    if (!claim) return 'busy'
     const outcome = await broadcastTransaction(
       this.stacks,
       withdrawal.rawTx!,
       this.config.broadcast,
       this.clock
     )
-    return this.#apply(withdrawal, outcome)
+    return this.#apply(withdrawal, outcome, claim.previousAttempts > 0)
   }
 
-  async #apply(withdrawal: Withdrawal, outcome: BroadcastOutcome) {
+  async #apply(withdrawal: Withdrawal, outcome: BroadcastOutcome, sentBefore: boolean) {
     const { id } = withdrawal
     switch (outcome.kind) {
       case 'accepted':
@@ -82,16 +90,18 @@ export class WithdrawalDispatcher {
             : 'the node rate-limited every broadcast'
         // Bytes sent before may sit in some mempool, or be sent again by anyone, until their
         // nonce is used: only the chain settles them (withdrawals:confirm), never a refusal.
-        if (withdrawal.broadcastAttempts > 0) {
+        if (sentBefore) {
           await this.lifecycle.noteAttempt(id, `${reason}; sent before: left to the chain`)
           return 'unknown'
         }
         if (outcome.kind === 'rejected' && NONCE_REFUSALS.has(outcome.code)) {
+          await this.lifecycle.unsign(id, outcome.code, {
+            nonceUsed: outcome.code !== 'too_much_chaining',
+          })
           await this.#resyncNonces()
-          await this.lifecycle.unsign(id, outcome.code)
           return 'nonce_refused'
         }
-        await this.lifecycle.fail(id, reason, { mined: false })
+        await this.lifecycle.fail(id, reason, { mined: false, bySender: true })
         return 'failed'
       }
       case 'unknown':
@@ -175,7 +185,7 @@ export class WithdrawalDispatcher {
 
   async #resyncNonces() {
     const sender = this.wallet.address
-    const { possibleNextNonce } = await this.stacks.getNonces(sender)
-    await this.db.transaction((trx) => this.nonces.resync(trx, sender, possibleNextNonce))
+    const nonces = await this.stacks.getNonces(sender)
+    await this.db.transaction((trx) => this.nonces.resync(trx, sender, nonces))
   }
 }

@@ -3,6 +3,7 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import logger from '@adonisjs/core/services/logger'
+import { Clock } from '#core/clock'
 import { Ledger } from '#ledger/ledger'
 import type { Microstx } from '#ledger/money'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
@@ -38,13 +39,17 @@ export interface SignedTransfer {
  *   pending | broadcast ─confirm→ confirmed  (payout and network fee posted)
  *   pending | broadcast ─fail→ failed        (pending revenue restored; fee posted if mined)
  *   pending (signed) ─unsign→ pending        (the node refused the nonce: signed again later)
+ *
+ * Sending is claimed first (claimSend): one sender at a time, and the attempt
+ * is counted before the bytes leave, so "never sent" is never a guess.
  */
 @inject()
 export class WithdrawalLifecycle {
   constructor(
     private db: Database,
     private ledger: Ledger,
-    private nonces: PlatformNonces
+    private nonces: PlatformNonces,
+    private clock: Clock
   ) {}
 
   /**
@@ -87,7 +92,7 @@ export class WithdrawalLifecycle {
         fee_microstx: transfer.fee.toString(),
         txid: transfer.txid,
         raw_tx: Buffer.from(transfer.bytes),
-        updated_at: new Date(),
+        updated_at: this.#now(),
       })
     await this.#event(
       trx,
@@ -99,11 +104,35 @@ export class WithdrawalLifecycle {
   }
 
   /**
-   * pending (signed) → pending (queued): the node refused the transaction for
-   * its nonce (used, or taken in its mempool); it was not taken, so it is
-   * dropped and the withdrawal signed again with another nonce.
+   * Claims the sending of a signed withdrawal's bytes for `leaseMs`, counting
+   * the attempt, committed before the POST. Null when the row is settled, holds
+   * other bytes, or another sender's claim is live. `previousAttempts` 0 means
+   * these bytes never left this service.
    */
-  async unsign(id: string, reason: string) {
+  async claimSend(id: string, txid: string, leaseMs: number) {
+    return this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      const now = this.clock.now()
+      if (!row || !UNSETTLED.includes(row.status) || row.txid !== txid) return null
+      if (row.sendingUntil && row.sendingUntil.getTime() > now) return null
+      await trx
+        .from('withdrawals')
+        .where('id', id)
+        .update({
+          broadcast_attempts: row.broadcastAttempts + 1,
+          last_broadcast_at: new Date(now),
+          sending_until: new Date(now + leaseMs),
+        })
+      return { previousAttempts: row.broadcastAttempts }
+    })
+  }
+
+  /**
+   * pending (signed) → pending (queued), by the sender holding the claim: the
+   * node refused bytes that never left before for their nonce; they are dropped
+   * and the withdrawal signed again. The nonce goes back unless it is used.
+   */
+  async unsign(id: string, reason: string, options: { nonceUsed: boolean }) {
     await this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
       if (row?.status !== 'pending' || row.nonce === null) return
@@ -113,35 +142,48 @@ export class WithdrawalLifecycle {
         fee_microstx: null,
         txid: null,
         raw_tx: null,
-        updated_at: new Date(),
+        broadcast_attempts: 0,
+        sending_until: null,
+        updated_at: this.#now(),
       })
+      if (!options.nonceUsed && row.senderAddress) {
+        await this.nonces.release(trx, row.senderAddress, row.nonce)
+      }
       await this.#event(trx, id, 'pending', 'pending', `refused (${reason}): to be signed again`)
     })
   }
 
-  /** pending → broadcast: the node took the transaction. */
+  /** pending → broadcast (or a broadcast one sent again): the node took the transaction. */
   async markBroadcast(id: string, detail: string) {
-    await this.#move(id, ['pending'], 'broadcast', detail, { attempted: true })
+    await this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (!row || !UNSETTLED.includes(row.status)) return
+      await trx.from('withdrawals').where('id', id).update({
+        status: 'broadcast',
+        dropped_since: null,
+        sending_until: null,
+        updated_at: this.#now(),
+      })
+      await this.#event(trx, id, row.status, 'broadcast', detail)
+    })
   }
 
-  /** Records a broadcast whose outcome is unknown (time-out, 5xx): the row stays as it is. */
+  /** Records a send whose outcome is unknown, or a refusal of bytes sent before: the row stays. */
   async noteAttempt(id: string, detail: string) {
     await this.db.transaction(async (trx) => {
+      const row = await this.#lock(trx, id)
+      if (!row) return
       await trx
         .from('withdrawals')
         .where('id', id)
-        .update({
-          broadcast_attempts: trx.raw('broadcast_attempts + 1'),
-          last_broadcast_at: new Date(),
-          updated_at: new Date(),
-        })
-      const row = await this.#lock(trx, id)
-      if (row) await this.#event(trx, id, row.status, row.status, detail)
+        .update({ sending_until: null, updated_at: this.#now() })
+      await this.#event(trx, id, row.status, row.status, detail)
     })
   }
 
   /** Notes when the node first reported the transaction dropped (re-checked for a grace period). */
-  async noteDropped(id: string, at: Date, status: string) {
+  async noteDropped(id: string, status: string) {
+    const at = this.#now()
     await this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
       if (!row || !UNSETTLED.includes(row.status) || row.droppedSince) return
@@ -159,7 +201,7 @@ export class WithdrawalLifecycle {
         status: 'confirmed',
         block_height: blockHeight,
         dropped_since: null,
-        updated_at: new Date(),
+        updated_at: this.#now(),
       })
       await this.ledger.payOutWithdrawal(trx, row)
       await this.ledger.payWithdrawalFee(trx, { id, fee: row.fee ?? 0n })
@@ -172,16 +214,24 @@ export class WithdrawalLifecycle {
    * pending | broadcast → failed, the provider's pending revenue restored by a
    * compensating posting. `mined`: the transaction was mined and aborted (the
    * fee is paid, the nonce used); otherwise the nonce is given back unless
-   * `nonceUsed` (another transaction took it).
+   * `nonceUsed` (another transaction took it). Refused while another sender's
+   * claim is live (`bySender`: the caller holds it).
    */
-  async fail(id: string, reason: string, outcome: { mined: boolean; nonceUsed?: boolean }) {
+  async fail(
+    id: string,
+    reason: string,
+    outcome: { mined: boolean; nonceUsed?: boolean; bySender?: boolean }
+  ) {
     return this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
       if (!row || !UNSETTLED.includes(row.status)) return false
+      const claimed = row.sendingUntil && row.sendingUntil.getTime() > this.clock.now()
+      if (claimed && !outcome.bySender) return false
       await trx.from('withdrawals').where('id', id).update({
         status: 'failed',
         failure_reason: reason,
-        updated_at: new Date(),
+        sending_until: null,
+        updated_at: this.#now(),
       })
       await this.ledger.reverseWithdrawal(trx, row)
       if (outcome.mined) await this.ledger.payWithdrawalFee(trx, { id, fee: row.fee ?? 0n })
@@ -194,38 +244,13 @@ export class WithdrawalLifecycle {
     })
   }
 
+  #now() {
+    return new Date(this.clock.now())
+  }
+
   async #lock(trx: TransactionClientContract, id: string): Promise<Withdrawal | null> {
     const row = await trx.from('withdrawals').where('id', id).forUpdate().first()
     return row ? toWithdrawal(row) : null
-  }
-
-  async #move(
-    id: string,
-    from: WithdrawalStatus[],
-    to: WithdrawalStatus,
-    detail: string,
-    options: { attempted?: boolean } = {}
-  ) {
-    return this.db.transaction(async (trx) => {
-      const row = await this.#lock(trx, id)
-      if (!row || !from.includes(row.status)) return false
-      await trx
-        .from('withdrawals')
-        .where('id', id)
-        .update({
-          status: to,
-          dropped_since: null,
-          updated_at: new Date(),
-          ...(options.attempted
-            ? {
-                broadcast_attempts: trx.raw('broadcast_attempts + 1'),
-                last_broadcast_at: new Date(),
-              }
-            : {}),
-        })
-      await this.#event(trx, id, row.status, to, detail)
-      return true
-    })
   }
 
   async #event(

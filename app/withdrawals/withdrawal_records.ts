@@ -25,6 +25,8 @@ export interface Withdrawal {
   failureReason: string | null
   broadcastAttempts: number
   droppedSince: Date | null
+  /** A sender's claim on sending the bytes, until then. */
+  sendingUntil: Date | null
   createdAt: Date
   updatedAt: Date
 }
@@ -102,6 +104,7 @@ export function toWithdrawal(row: Record<string, any>): Withdrawal {
     failureReason: row.failure_reason,
     broadcastAttempts: row.broadcast_attempts,
     droppedSince: row.dropped_since,
+    sendingUntil: row.sending_until,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   }

@@ -13,6 +13,7 @@ import { pointAppAtDevnet } from '#tests/support/chain'
 import { newOwner, registerProvider } from '#tests/support/providers'
 import { walletOf } from '#tests/support/sign_in'
 import { ConfirmWithdrawals } from '#withdrawals/confirm_withdrawals'
+import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 
 export const PLATFORM_FUNDS = 100_000_000_000n
 
@@ -25,7 +26,8 @@ export interface WithdrawalStack {
  * Per test: a devnet funding the platform wallet, small broadcast delays and
  * no confirm-job grace. Withdrawals need real connections (row locks between
  * concurrent requests), so this runs outside the per-test global transaction
- * and empties what it wrote afterwards; the ledger must pass its audit first.
+ * and empties what it wrote afterwards; first the ledger must pass its audit,
+ * and every settled withdrawal the chain audit.
  */
 export function useWithdrawalStack(group: Group, options: { blockTimeMs: number | null }) {
   const stack = {} as WithdrawalStack
@@ -50,25 +52,23 @@ export function useWithdrawalStack(group: Group, options: { blockTimeMs: number 
       },
     })
     return async () => {
-      app.config.set('withdrawals.broadcast', previous.broadcast)
-      app.config.set('withdrawals.confirm', previous.confirm)
-      await chain.cleanup()
-    }
-  })
-  group.each.teardown(async () => {
-    try {
-      const audit = await app.container.make(LedgerAudit)
-      const report = await audit.run()
-      if (report.discrepancies.length > 0) {
-        throw new Error(`ledger audit failed: ${report.discrepancies.join('; ')}`)
+      try {
+        const ledger = await app.container.make(LedgerAudit)
+        const onChain = await app.container.make(WithdrawalChainAudit)
+        const { discrepancies } = await ledger.run()
+        const findings = [...discrepancies, ...(await onChain.run())]
+        if (findings.length > 0) throw new Error(`audit failed: ${findings.join('; ')}`)
+      } finally {
+        app.config.set('withdrawals.broadcast', previous.broadcast)
+        app.config.set('withdrawals.confirm', previous.confirm)
+        await chain.cleanup()
+        await db.rawQuery(
+          `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions`
+        )
+        await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
+        await db.rawQuery(`DELETE FROM providers`)
+        await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
       }
-    } finally {
-      await db.rawQuery(
-        `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions`
-      )
-      await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
-      await db.rawQuery(`DELETE FROM providers`)
-      await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
     }
   })
   return stack

@@ -8,6 +8,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { broadcast } from '#tests/support/devnet'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
+import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
 import {
   pendingRevenueOf,
   providerWithRevenue,
@@ -332,5 +333,28 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(settled.status, 'confirmed')
     assert.isNull(settled.dropped_since)
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
+  })
+
+  test('while one sender holds the claim to send a withdrawal, nobody else sends or fails it', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.failNext(1, 503, '/v2/transactions')
+    const { withdrawal, providerId } = await withdraw(client)
+    const lifecycle = await app.container.make(WithdrawalLifecycle)
+    const claim = await lifecycle.claimSend(withdrawal.id, withdrawal.tx_hash.slice(2), 60_000)
+    stack.devnet.faults.failNext(3, 429, '/v2/transactions', { retryAfterSeconds: null })
+
+    const summary = await stack.confirm()
+    const second = await lifecycle.claimSend(withdrawal.id, withdrawal.tx_hash.slice(2), 60_000)
+
+    assert.deepEqual(claim, { previousAttempts: 1 })
+    assert.isNull(second, 'one sender at a time')
+    assert.equal(summary.rebroadcast + summary.failed, 0, 'the job left it alone')
+    const row = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(row.status, 'pending')
+    assert.equal(await pendingRevenueOf(providerId), 49n * STX)
+    await db.from('withdrawals').where('id', withdrawal.id).update({ sending_until: null })
+    stack.devnet.faults.clear()
   })
 })
