@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { Database } from '@adonisjs/lucid/database'
@@ -69,6 +70,35 @@ test.group('Posting to the ledger', (group) => {
     const provider = await Provider.findOrFail(providerId)
     assert.equal(provider.pendingRevenueMicrostx, 4850n)
     assert.equal(provider.lifetimeEarnedMicrostx, 4850n)
+  })
+
+  test('a withdrawal debits only what the pending revenue covers, in one conditional statement', async ({
+    assert,
+  }) => {
+    const { ledger } = await services()
+    const { id: providerId } = await createProviderRow()
+    await post({
+      kind: 'payment',
+      reference: '0xfeed',
+      entries: ledger.paymentEntries({ amount: 5000n, providerId }),
+    })
+    const debit = (id: string, amount: bigint) =>
+      db.transaction((trx) => ledger.debitForWithdrawal(trx, { id, providerId, amount }))
+
+    const refused = await debit('00000000-0000-4000-8000-000000000001', 4851n)
+    const taken = await debit('00000000-0000-4000-8000-000000000002', 4850n)
+
+    assert.isFalse(refused)
+    assert.isTrue(taken)
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 0n)
+    assert.equal(provider.totalWithdrawnMicrostx, 4850n)
+    assert.equal(await ledger.balanceOf(accounts.payoutsInFlight), -4850n)
+    const postings = await db
+      .from('ledger_transactions')
+      .where('kind', 'withdrawal')
+      .select('reference')
+    assert.deepEqual(postings, [{ reference: '00000000-0000-4000-8000-000000000002' }])
   })
 
   test('a built-in feed’s payment is all platform revenue', async ({ assert }) => {
