@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { Database } from '@adonisjs/lucid/database'
@@ -75,7 +74,7 @@ test.group('Posting to the ledger', (group) => {
   test('a withdrawal debits only what the pending revenue covers, in one conditional statement', async ({
     assert,
   }) => {
-    const { ledger } = await services()
+    const { db, ledger } = await services()
     const { id: providerId } = await createProviderRow()
     await post({
       kind: 'payment',
