@@ -10,8 +10,8 @@ import type { Microstx } from '#ledger/money'
 import Provider from '#models/provider'
 import type { Devnet } from '#tests/support/chain'
 import { pointAppAtDevnet } from '#tests/support/chain'
-import { newOwner, registerProvider } from '#tests/support/providers'
-import { walletOf } from '#tests/support/sign_in'
+import { registerProvider } from '#tests/support/providers'
+import { signIn, walletOf } from '#tests/support/sign_in'
 import { ConfirmWithdrawals } from '#withdrawals/confirm_withdrawals'
 import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 
@@ -84,7 +84,8 @@ export async function providerWithRevenue(
   pending: Microstx,
   options: { linked?: boolean; handle?: string } = {}
 ) {
-  const owner = await newOwner(client)
+  const ownerKey = randomPrivateKey()
+  const owner = { ...(await signIn(client, ownerKey)), key: ownerKey }
   const { provider } = await registerProvider(client, owner.token, {
     handle: options.handle ?? `p-${Math.random().toString(36).slice(2, 10)}`,
   })

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
+import { randomPrivateKey } from '@stacks/transactions'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { DateTime } from 'luxon'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import Provider from '#models/provider'
@@ -13,8 +14,44 @@ import {
   useWithdrawalStack,
 } from '#tests/support/withdrawals'
 import { newOwner } from '#tests/support/providers'
+import { useManualClock } from '#tests/support/clock'
+import { signMessage, walletOf } from '#tests/support/sign_in'
 
 const STX = 1_000_000n
+
+function newWallet() {
+  const key = randomPrivateKey()
+  return { key, address: walletOf(key) }
+}
+
+/** Links a withdrawal wallet through the API: the wallet signs, and the owner too for a change. */
+async function linkWallet(
+  client: ApiClient,
+  owner: { token: string; key: string },
+  providerId: string,
+  wallet: { key: string; address: string }
+) {
+  const issued = await client
+    .post(`/providers/id/${providerId}/link-wallet/nonce`)
+    .bearerToken(owner.token)
+    .json({ wallet_address: wallet.address })
+  const challenge = issued.body()
+  const linked = await client
+    .post(`/providers/id/${providerId}/link-wallet`)
+    .bearerToken(owner.token)
+    .json({
+      wallet_address: wallet.address,
+      nonce: challenge.nonce,
+      signature: signMessage(challenge.message, wallet.key),
+      ...(challenge.owner_challenge
+        ? {
+            owner_nonce: challenge.owner_challenge.nonce,
+            owner_signature: signMessage(challenge.owner_challenge.message, owner.key),
+          }
+        : {}),
+    })
+  linked.assertStatus(200)
+}
 
 test.group('Withdrawing pending revenue', (group) => {
   const stack = useWithdrawalStack(group, { blockTimeMs: null })
@@ -160,27 +197,38 @@ test.group('Withdrawing pending revenue', (group) => {
     assert.equal(Number(count), 0)
   })
 
-  test('withdrawals to a newly changed wallet wait until the hold ends', async ({
+  test('after a wallet change, withdrawals to the new wallet wait 24 hours', async ({
     client,
     assert,
   }) => {
-    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5n * STX)
-    await Provider.query()
-      .where('id', providerId)
-      .update({ withdrawal_wallet_held_until: DateTime.now().plus({ hours: 24 }).toJSDate() })
+    const { owner, providerId } = await providerWithRevenue(client, 5n * STX, { linked: false })
+    const { clock, restore } = useManualClock()
+    try {
+      const first = newWallet()
+      const second = newWallet()
+      await linkWallet(client, owner, providerId, first)
+      await linkWallet(client, owner, providerId, second)
+      const withdraw = () =>
+        client.post(`/providers/id/${providerId}/withdraw`).bearerToken(owner.token).json({
+          amount_microstx: 1_000_000,
+          destination_address: second.address,
+          idempotency_key: randomUUID(),
+        })
 
-    const response = await client
-      .post(`/providers/id/${providerId}/withdraw`)
-      .bearerToken(owner.token)
-      .json({
-        amount_microstx: 1_000_000,
-        destination_address: withdrawalWallet,
-        idempotency_key: randomUUID(),
-      })
+      const held = await withdraw()
+      clock.advance(24 * 60 * 60_000 - 1)
+      const stillHeld = await withdraw()
+      clock.advance(1)
+      const allowed = await withdraw()
 
-    response.assertStatus(409)
-    response.assertBodyContains({ error: { code: 'withdrawal_wallet_on_hold' } })
-    assert.equal(await pendingRevenueOf(providerId), 5n * STX)
+      held.assertStatus(409)
+      held.assertBodyContains({ error: { code: 'withdrawal_wallet_on_hold' } })
+      stillHeld.assertStatus(409)
+      allowed.assertStatus(201)
+      assert.equal(await pendingRevenueOf(providerId), 4n * STX)
+    } finally {
+      restore()
+    }
   })
 
   test('a hundred concurrent withdrawals against a balance that covers ten: exactly ten succeed', async ({
