@@ -83,12 +83,14 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
   })
 
-  test('a transaction the node had after all (answer lost) confirms once, never a second transfer', async ({
+  test('a broadcast that times out, after which the transaction appears on chain: confirmed once, never a second transfer', async ({
     client,
     assert,
   }) => {
-    stack.devnet.faults.failNext(1, 502, '/v2/transactions')
+    // The node holds the request until the connection drops (the devnet's hangMs, 500 ms here).
+    stack.devnet.faults.timeoutNext(1, '/v2/transactions')
     const { withdrawal, withdrawalWallet } = await withdraw(client)
+    assert.containsSubset(withdrawal, { status: 'pending' })
     const row = await db.from('withdrawals').where('id', withdrawal.id).first()
     await broadcast(stack.devnet, new Uint8Array(row.raw_tx))
     await stack.devnet.mine()
