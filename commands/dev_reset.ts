@@ -74,7 +74,7 @@ export default class DevReset extends BaseCommand {
       })
     } else {
       this.logger.warning(
-        `DATABASE_URL is set: dev:reset does not touch that database (${new URL(env.get('DATABASE_URL')!).host}); reset it too (e.g. \`node ace migration:fresh\`), or its payments name txids the new chain hands out again`
+        `DATABASE_URL is set: dev:reset does not touch that database (${new URL(env.get('DATABASE_URL')!).host}); reset it too (e.g. \`node ace migration:fresh\`), or its payments name txids the new chain hands out again and its withdrawals hold platform nonces the new chain starts over`
       )
     }
 
