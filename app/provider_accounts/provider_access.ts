@@ -1,8 +1,7 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Provider from '#models/provider'
 import { E_NOT_OWNER, E_PROVIDER_NOT_FOUND } from '#provider_accounts/exceptions'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '#core/uuid'
 
 /**
  * The provider a management route names, if the signed-in wallet owns it:
@@ -10,7 +9,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * inside that transaction.
  */
 export async function ownedProvider(id: string, wallet: string, trx?: TransactionClientContract) {
-  if (!UUID.test(id)) throw new E_PROVIDER_NOT_FOUND([id])
+  if (!isUuid(id)) throw new E_PROVIDER_NOT_FOUND([id])
   const provider = trx
     ? await Provider.query({ client: trx }).where('id', id).forUpdate().first()
     : await Provider.find(id)

@@ -3,16 +3,17 @@ import { middleware } from '#start/kernel'
 
 const RequestWithdrawalController = () =>
   import('#withdrawals/controllers/request_withdrawal_controller')
-const WithdrawalHistoryController = () =>
-  import('#withdrawals/controllers/withdrawal_history_controller')
+const ListWithdrawalsController = () =>
+  import('#withdrawals/controllers/list_withdrawals_controller')
+const ShowWithdrawalController = () => import('#withdrawals/controllers/show_withdrawal_controller')
 
 /** The owner's money out: a bearer session of the wallet that registered the provider. */
 router
   .group(() => {
     router.post('withdraw', [RequestWithdrawalController, 'handle']).as('withdraw')
-    router.get('withdrawals', [WithdrawalHistoryController, 'handle']).as('withdrawals')
+    router.get('withdrawals', [ListWithdrawalsController, 'handle']).as('withdrawals')
     router
-      .get('withdrawals/:withdrawal_id', [WithdrawalHistoryController, 'show'])
+      .get('withdrawals/:withdrawal_id', [ShowWithdrawalController, 'handle'])
       .as('withdrawals.show')
   })
   .prefix('/providers/id/:id')

@@ -2,8 +2,7 @@ import { inject } from '@adonisjs/core'
 import { ownedProvider } from '#provider_accounts/provider_access'
 import { E_WITHDRAWAL_NOT_FOUND } from '#withdrawals/exceptions'
 import { WithdrawalRecords } from '#withdrawals/withdrawal_records'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+import { isUuid } from '#core/uuid'
 
 /** GET /providers/id/:id/withdrawals/:withdrawal_id: one withdrawal of the owner's, with its history. */
 @inject()
@@ -12,7 +11,7 @@ export class ShowWithdrawal {
 
   async execute(providerId: string, ownerWallet: string, withdrawalId: string) {
     const provider = await ownedProvider(providerId, ownerWallet)
-    const withdrawal = UUID.test(withdrawalId) ? await this.records.find(withdrawalId) : null
+    const withdrawal = isUuid(withdrawalId) ? await this.records.find(withdrawalId) : null
     if (!withdrawal || withdrawal.providerId !== provider.id) {
       throw new E_WITHDRAWAL_NOT_FOUND([withdrawalId])
     }
