@@ -190,7 +190,8 @@ export const ERROR_CODES = {
   source_type_unavailable: {
     status: 422,
     in: ERROR,
-    meaning: 'no source driver of this type is available',
+    meaning:
+      'a Hosted Mirror feed names a source type no configured driver offers; the message lists those that are',
   },
   nothing_to_update: {
     status: 422,

@@ -1,6 +1,11 @@
 import type { BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 import type { UpstreamName } from '#feeds/builtin/upstreams'
-import type { FeedSourceDriverFactory } from '#feeds/source_driver'
+import {
+  type FeedSourceDriver,
+  type FeedSourceDriverFactory,
+  type SourceDriverMode,
+  sourceDriverFactory,
+} from '#feeds/source_driver'
 
 export interface FeedsConfig {
   sources: Record<string, FeedSourceDriverFactory>
@@ -16,8 +21,23 @@ export function defineConfig(config: FeedsConfig): FeedsConfig {
   return config
 }
 
-/** Factories of the drivers Tollbooth ships; each is created on first use. */
+/**
+ * Factories of the drivers Tollbooth ships, each created on first use, and
+ * `custom` for a driver of your own. A factory declares the mode its driver
+ * serves; `hosted_mirror` ones are the source types providers may choose.
+ */
 export const sources = {
+  /**
+   * A driver of your own (one file): `mode: 'hosted_mirror'` offers it to
+   * Hosted Mirror providers as a source type named by its config key.
+   */
+  custom(
+    mode: SourceDriverMode,
+    create: () => FeedSourceDriver | Promise<FeedSourceDriver>
+  ): FeedSourceDriverFactory {
+    return sourceDriverFactory(mode, create)
+  },
+
   builtin(options: {
     baseUrls: Record<UpstreamName, string>
     simulated: boolean
@@ -25,7 +45,7 @@ export const sources = {
     maxBytes: number
     settings: BuiltinFeedsSettings
   }): FeedSourceDriverFactory {
-    return async () => {
+    return sourceDriverFactory('builtin', async () => {
       const { BuiltinSourceDriver } = await import('#feeds/drivers/builtin_driver')
       const { FetchUpstreamHttp } = await import('#feeds/builtin/upstream_http')
       return new BuiltinSourceDriver({
@@ -38,12 +58,12 @@ export const sources = {
         simulated: options.simulated,
         now: Date.now,
       })
-    }
+    })
   },
 
   /** Partner Bridge: signed calls to the provider's own API (ARCHITECTURE §6). */
   partnerBridge(options: { timeoutMs: number; maxBytes: number }): FeedSourceDriverFactory {
-    return async () => {
+    return sourceDriverFactory('partner_bridge', async () => {
       const { default: app } = await import('@adonisjs/core/services/app')
       const { PartnerBridgeDriver } = await import('#feeds/drivers/partner_bridge_driver')
       const { OutboundClient } = await import('#outbound/outbound_client')
@@ -57,20 +77,21 @@ export const sources = {
         maxBytes: options.maxBytes,
         now: () => clock.now(),
       })
-    }
+    })
   },
 
   /**
    * Hosted Mirror from a URL (codehost_raw, objectstore_url): the provider's
    * JSON file, fetched through the SSRF-guarded outbound client and cached
-   * for the feed's poll interval. Defaults: 5000 ms, 1 MiB.
+   * for the feed's poll interval. Defaults: 5000 ms, 1 MiB. A Hosted Mirror
+   * source type.
    */
   urlMirror(options: {
     name: string
     timeoutMs?: number
     maxBytes?: number
   }): FeedSourceDriverFactory {
-    return async () => {
+    return sourceDriverFactory('hosted_mirror', async () => {
       const { default: app } = await import('@adonisjs/core/services/app')
       const { UrlMirrorDriver } = await import('#feeds/drivers/url_mirror_driver')
       const { OutboundClient } = await import('#outbound/outbound_client')
@@ -83,6 +104,6 @@ export const sources = {
         maxBytes: options.maxBytes,
         now: () => clock.now(),
       })
-    }
+    })
   },
 }

@@ -1,10 +1,16 @@
 import { E_UNKNOWN_SOURCE_DRIVER } from '#feeds/exceptions'
-import type { FeedSourceDriver, FeedSourceDriverFactory } from '#feeds/source_driver'
+import type {
+  FeedSourceDriver,
+  FeedSourceDriverFactory,
+  SourceDriverMode,
+} from '#feeds/source_driver'
 
 /**
  * Resolves feed source drivers by name (a feed's source_type), creating each
  * once from its factory in config/feeds.ts. `extend` adds a driver at run
  * time — how a plugin (or a test) brings its own without editing core files.
+ * Each factory's `mode` says which feeds may name its driver: the source
+ * types a Hosted Mirror provider may choose are `names('hosted_mirror')`.
  */
 export class FeedSourceManager {
   #factories: Map<string, FeedSourceDriverFactory>
@@ -14,8 +20,11 @@ export class FeedSourceManager {
     this.#factories = new Map(Object.entries(config.sources))
   }
 
-  names() {
-    return [...this.#factories.keys()]
+  /** The registered drivers' names; with a mode, only those declaring it. */
+  names(mode?: SourceDriverMode) {
+    return [...this.#factories]
+      .filter(([, factory]) => mode === undefined || factory.mode === mode)
+      .map(([name]) => name)
   }
 
   use(name: string): Promise<FeedSourceDriver> {
@@ -32,6 +41,15 @@ export class FeedSourceManager {
     this.#factories.set(name, factory)
     this.#drivers.delete(name)
     return this
+  }
+
+  /** Unregisters a driver (closing it if it was created): undoes an `extend`. */
+  async remove(name: string) {
+    const created = this.#drivers.get(name)
+    this.#factories.delete(name)
+    this.#drivers.delete(name)
+    const driver = await created
+    await driver?.close?.()
   }
 
   async close() {

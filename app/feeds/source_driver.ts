@@ -36,7 +36,31 @@ export interface FeedSourceDriver {
   close?(): Promise<void>
 }
 
-export type FeedSourceDriverFactory = () => FeedSourceDriver | Promise<FeedSourceDriver>
+/**
+ * Which feeds a driver serves: `builtin` the platform's own feeds,
+ * `partner_bridge` the feeds of a Partner Bridge provider, `hosted_mirror`
+ * a source type a Hosted Mirror provider may choose for a feed.
+ */
+export type SourceDriverMode = 'builtin' | 'partner_bridge' | 'hosted_mirror'
+
+/**
+ * Creates a driver (once, on first use). `mode` is the driver's declaration:
+ * the source types a Hosted Mirror provider may name are exactly the
+ * configured factories with `mode: 'hosted_mirror'`. Without a mode no
+ * provider can choose the driver (a test's or an internal driver).
+ */
+export interface FeedSourceDriverFactory {
+  (): FeedSourceDriver | Promise<FeedSourceDriver>
+  readonly mode?: SourceDriverMode
+}
+
+/** A factory declaring the mode its driver serves (see FeedSourceDriverFactory). */
+export function sourceDriverFactory(
+  mode: SourceDriverMode,
+  create: () => FeedSourceDriver | Promise<FeedSourceDriver>
+): FeedSourceDriverFactory {
+  return Object.assign(() => create(), { mode })
+}
 
 /**
  * The source of a feed failed: time-out, error status, malformed or

@@ -17,7 +17,10 @@ registerCodedRules('source_type_unavailable')
 /**
  * Turns the mode-specific fields of a FEED into a source type and settings,
  * validated by that source's driver: the driver owns its settings schema, so
- * a new driver needs no change here beyond being configured.
+ * a new driver needs no change here beyond being configured. The source
+ * types a Hosted Mirror feed may name are the drivers configured with
+ * `mode: 'hosted_mirror'` (config/feeds.ts, or `sources.extend`); any other
+ * is refused with source_type_unavailable, naming those that are.
  */
 @inject()
 export class FeedSources {
@@ -38,19 +41,20 @@ export class FeedSources {
       throw invalid([required(`${prefix}source`, 'Hosted Mirror feeds need a source {type, …}')])
     }
     const { type, ...settings } = fields.source
-    return this.#validated(type, settings, `${prefix}source.`)
-  }
-
-  async #validated(sourceType: string, settings: Record<string, unknown>, prefix: string) {
-    if (!this.sources.names().includes(sourceType)) {
+    const available = this.sources.names('hosted_mirror')
+    if (!available.includes(type)) {
       throw invalid([
         {
-          field: `${prefix}type`,
-          message: `The source type ${sourceType} is not available on this marketplace yet`,
+          field: `${prefix}source.type`,
+          message: `The source type ${type} is not available on this marketplace; a Hosted Mirror feed can use ${available.join(', ')}`,
           rule: 'source_type_unavailable',
         },
       ])
     }
+    return this.#validated(type, settings, `${prefix}source.`)
+  }
+
+  async #validated(sourceType: string, settings: Record<string, unknown>, prefix: string) {
     const driver = await this.sources.use(sourceType)
     try {
       const sourceSettings = driver.validateSettings

@@ -10,13 +10,6 @@ import {
 } from '#provider_accounts/rules'
 
 const FEED_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
-/** The source types a Hosted Mirror feed may name (never `builtin` or `partner_bridge`). */
-export const MIRROR_SOURCE_TYPES = [
-  'codehost_raw',
-  'objectstore_url',
-  'webhook_push',
-  'manual_upload',
-] as const
 
 const displayName = () => vine.string().trim().minLength(1).maxLength(80)
 const description = () => vine.string().trim().maxLength(280)
@@ -32,13 +25,14 @@ const price = () =>
 /**
  * The mode-specific parts of FEED, passed on as they are: the feed's source
  * driver owns their schema (validateSettings), so a driver's new setting
- * needs no change here.
+ * needs no change here. `source.type` is checked against the configured
+ * Hosted Mirror drivers by FeedSources (source_type_unavailable), not here.
  */
 const sourceFields = {
   source_path: vine.string().maxLength(512).optional(),
   forward_query: vine.any().optional(),
   source: vine
-    .object({ type: vine.enum(MIRROR_SOURCE_TYPES) })
+    .object({ type: vine.string().maxLength(64) })
     .allowUnknownProperties()
     .optional(),
 }

@@ -138,10 +138,15 @@ test.group('Provider registration', (group) => {
     const notYet = await mirror({ type: 'manual_upload' })
     notYet.assertStatus(422)
     assert.equal(notYet.body().error.code, 'source_type_unavailable')
+    assert.equal(
+      notYet.body().error.fields[0].message,
+      'The source type manual_upload is not available on this marketplace; a Hosted Mirror feed can use codehost_raw, objectstore_url'
+    )
 
-    for (const type of ['builtin', 'partner_bridge']) {
+    for (const type of ['builtin', 'partner_bridge', 'carrier_pigeon']) {
       const refused = await mirror({ type, source_path: '/x' })
       refused.assertStatus(422)
+      assert.equal(refused.body().error.code, 'source_type_unavailable')
       assert.equal(refused.body().error.fields[0].field, 'feed.source.type')
     }
     const rows = await db.from('providers').count('* as total').firstOrFail()
@@ -172,11 +177,6 @@ test.group('Provider registration', (group) => {
         }),
         'feed.source.poll_interval_seconds',
         'poll_interval_seconds must be one of 60, 300, 900, 3600',
-      ],
-      [
-        mirrorFeed({ type: 'builtin' }),
-        'feed.source.type',
-        'type must be one of codehost_raw, objectstore_url, webhook_push, manual_upload',
       ],
     ] as const) {
       const response = await postRegistration(client, owner.token, overrides)
