@@ -59,5 +59,8 @@ export default defineConfig({
     }),
   },
   cache: { maxEntries: 1_000 },
+  /** Hosted Mirror: versions kept per feed; `mirrors:poll` batch, parallel polls, claim lease. */
+  snapshots: { keep: 10 },
+  polling: { batchSize: 100, concurrency: 8, leaseSeconds: 60 },
   directory: { ttlMs: 1_000, maxEntries: 10_000 },
 })

@@ -12,3 +12,4 @@ import scheduler from 'adonisjs-scheduler/services/main'
 
 scheduler.command('payments:reconcile').everyMinute().withoutOverlapping()
 scheduler.command('withdrawals:confirm').everyMinute().withoutOverlapping()
+scheduler.command('mirrors:poll').everyMinute().withoutOverlapping()

@@ -15,6 +15,17 @@ export interface FeedsConfig {
   cache: { maxEntries: number }
   /** Feed look-ups by slug for the paid routes (FeedDirectory). */
   directory: { ttlMs: number; maxEntries: number }
+  /** Hosted Mirror snapshots: how many versions each feed keeps (default 10). */
+  snapshots?: { keep: number }
+  /** `mirrors:poll`: feeds claimed per run, polled at most `concurrency` at a time. */
+  polling?: MirrorPollingConfig
+}
+
+export interface MirrorPollingConfig {
+  batchSize: number
+  concurrency: number
+  /** A claimed feed is not due again for this long while its poll runs (a crashed poller's lease ends). */
+  leaseSeconds: number
 }
 
 export function defineConfig(config: FeedsConfig): FeedsConfig {
@@ -82,9 +93,9 @@ export const sources = {
 
   /**
    * Hosted Mirror from a URL (codehost_raw, objectstore_url): the provider's
-   * JSON file, fetched through the SSRF-guarded outbound client and cached
-   * for the feed's poll interval. Defaults: 5000 ms, 1 MiB. A Hosted Mirror
-   * source type.
+   * JSON file, polled by `mirrors:poll` through the SSRF-guarded outbound
+   * client into PostgreSQL snapshots, which paid calls serve. Defaults:
+   * 5000 ms, 1 MiB. A Hosted Mirror source type.
    */
   urlMirror(options: {
     name: string
@@ -95,11 +106,13 @@ export const sources = {
       const { default: app } = await import('@adonisjs/core/services/app')
       const { UrlMirrorDriver } = await import('#feeds/drivers/url_mirror_driver')
       const { OutboundClient } = await import('#outbound/outbound_client')
+      const { FeedSnapshots } = await import('#feeds/feed_snapshots')
       const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new UrlMirrorDriver({
         name: options.name,
         outbound: await app.container.make(OutboundClient),
+        snapshots: await app.container.make(FeedSnapshots),
         timeoutMs: options.timeoutMs,
         maxBytes: options.maxBytes,
         now: () => clock.now(),

@@ -14,7 +14,8 @@ export type ServedPayload = FeedPayload & { stale?: true }
  * serves a cached payload while it is fresh (the driver's TTL), fetches
  * otherwise — once for concurrent identical requests — and, when the source
  * fails, serves the last good payload while younger than 2 × TTL, flagged
- * `stale`, or fails with source_unavailable.
+ * `stale`, or fails with source_unavailable. A polled driver (one with
+ * `poll`) serves its stored snapshot on every call instead.
  */
 @inject()
 export class FeedReader {
@@ -34,6 +35,15 @@ export class FeedReader {
 
   async read(feed: Feed, query: Record<string, unknown>): Promise<ServedPayload> {
     const driver = await this.sources.use(feed.sourceType)
+    if (driver.poll) {
+      // A polled driver serves its stored snapshot: not a source call, nothing to cache.
+      try {
+        return await driver.fetch(feed, { query })
+      } catch (error) {
+        if (!(error instanceof SourceUnavailable)) throw error
+        throw new E_SOURCE_UNAVAILABLE([feed.slug], { cause: error })
+      }
+    }
     const ttl = driver.cacheTtlMs(feed)
     const key = cacheKey(feed.id, query)
     const cached = ttl === null ? undefined : this.cache.get(key)

@@ -7,6 +7,13 @@ export interface FeedPayload {
   last_updated: number
   /** The real origin of the data, named truthfully. */
   data_source: string
+  /** Set by a driver serving a stored copy older than its freshness promise. */
+  stale?: true
+}
+
+/** What one scheduled poll did to the feed's stored snapshot. */
+export interface PollResult {
+  outcome: 'updated' | 'unchanged'
 }
 
 export interface FeedFetchRequest {
@@ -32,6 +39,16 @@ export interface FeedSourceDriver {
   cacheTtlMs(feed: Feed): number | null
   /** Fetches the feed's data. Throws SourceUnavailable when the source fails. */
   fetch(feed: Feed, request: FeedFetchRequest): Promise<FeedPayload>
+  /**
+   * Optional: a driver that polls its source on a schedule (`mirrors:poll`)
+   * into stored snapshots, which fetch() then serves. Throws
+   * SourceUnavailable when the source fails (the last snapshot stays).
+   * A polled driver's fetch() is not a source call: only polls count in the
+   * feed's error rate.
+   */
+  poll?(feed: Feed): Promise<PollResult>
+  /** With poll: how often the feed is polled. */
+  pollIntervalMs?(feed: Feed): number
   /** Optional: release resources at shutdown. */
   close?(): Promise<void>
 }

@@ -1,6 +1,12 @@
 import vine from '@vinejs/vine'
 import { registerCodedRules } from '#core/coded_rules'
-import { type FeedPayload, type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
+import type { FeedSnapshots } from '#feeds/feed_snapshots'
+import {
+  type FeedPayload,
+  type FeedSourceDriver,
+  type PollResult,
+  SourceUnavailable,
+} from '#feeds/source_driver'
 import type Feed from '#models/feed'
 import type { OutboundClient } from '#outbound/outbound_client'
 import {
@@ -13,7 +19,8 @@ import { outboundUrlProblem } from '#outbound/url_policy'
 export const URL_MIRROR_POLL_INTERVALS = [60, 300, 900, 3600] as const
 export const DEFAULT_POLL_INTERVAL_SECONDS = 300
 
-export type MirrorFailureKind = OutboundOutcome | 'http_status' | 'bad_json' | 'not_a_document'
+export type MirrorFailureKind =
+  OutboundOutcome | 'http_status' | 'bad_json' | 'not_a_document' | 'no_snapshot'
 
 /**
  * The mirrored source did not give a JSON document in time: the buyer is not
@@ -60,6 +67,8 @@ export interface UrlMirrorDriverOptions {
   /** The source type it is registered as: codehost_raw or objectstore_url. */
   name: string
   outbound: OutboundClient
+  /** Where the polled documents are kept and served from. */
+  snapshots: FeedSnapshots
   /** Default 5000 ms, covering DNS, every redirect hop and the body. */
   timeoutMs?: number
   /** Default 1 MiB. */
@@ -67,16 +76,32 @@ export interface UrlMirrorDriverOptions {
   now(): number
 }
 
+/** What one request to the source gave: a JSON document, or 304 Not Modified. */
+export type SourceAnswer =
+  | { notModified: true }
+  | {
+      notModified: false
+      payload: FeedPayload
+      /** The document's text as received (what the snapshot hashes and measures). */
+      body: string
+      etag: string | null
+      lastModified: string | null
+    }
+
+/** A snapshot older than this many poll intervals is served flagged `stale`. */
+export const STALE_AFTER_INTERVALS = 3
+
 /**
  * Hosted Mirror from a URL (codehost_raw, objectstore_url): the provider's
- * JSON file, read through the SSRF-guarded outbound client.
+ * JSON file, polled on a schedule (`mirrors:poll`) through the SSRF-guarded
+ * outbound client into PostgreSQL snapshots (FeedSnapshots).
  *
- * Mirrors are read on demand and cached for the poll interval: the TTL is
- * poll_interval_seconds, so FeedReader fetches the file at most once per
- * interval per process, serves the mirrored copy in between and a stale copy
- * (flagged) for up to another interval while the source is down. A scheduled
- * background poll is therefore not needed for correctness (it would only
- * save the first buyer after an interval the fetch's latency).
+ * The buyer's path never reaches the source: fetch() serves the current
+ * snapshot, the same on every app instance; none yet → source unavailable
+ * (nothing charged); older than 3 × the poll interval → flagged `stale`.
+ * poll() makes a conditional request (If-None-Match / If-Modified-Since):
+ * a 304 keeps the snapshot, only a JSON object or array replaces it, and a
+ * failure (MirrorFailure) leaves the last good one in place.
  */
 export class UrlMirrorDriver implements FeedSourceDriver {
   readonly name: string
@@ -98,18 +123,65 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     return { ...result }
   }
 
-  cacheTtlMs(feed: Feed) {
+  /** Served from the database on every call: no per-process cache. */
+  cacheTtlMs() {
+    return null
+  }
+
+  pollIntervalMs(feed: Feed) {
     return pollIntervalOf(feed) * 1_000
   }
 
+  /** The buyer's path: the current snapshot, never a request to the source. */
   async fetch(feed: Feed): Promise<FeedPayload> {
+    const snapshot = await this.options.snapshots.current(feed.id)
+    if (!snapshot) {
+      throw new MirrorFailure('no_snapshot', 'the mirror has no copy of the source yet')
+    }
+    const age = this.options.now() - snapshot.fetchedAt.getTime()
+    return {
+      data: snapshot.data,
+      last_updated: snapshot.lastUpdated,
+      data_source: `${hostOf(feed)} (Hosted Mirror)`,
+      ...(age > STALE_AFTER_INTERVALS * this.pollIntervalMs(feed) ? { stale: true as const } : {}),
+    }
+  }
+
+  /** One scheduled poll: a new document becomes the current snapshot. */
+  async poll(feed: Feed): Promise<PollResult> {
+    const snapshots = this.options.snapshots
+    const current = await snapshots.current(feed.id)
+    const answer = await this.download(feed, current ?? undefined)
+    if (answer.notModified) {
+      if (!current) throw new MirrorFailure('http_status', `${hostOf(feed)} answered HTTP 304`)
+      await snapshots.confirm(feed.id)
+      return { outcome: 'unchanged' }
+    }
+    const stored = await snapshots.store(feed.id, {
+      body: answer.body,
+      data: answer.payload.data,
+      lastUpdated: answer.payload.last_updated,
+      etag: answer.etag,
+      lastModified: answer.lastModified,
+    })
+    return { outcome: stored.version === current?.version ? 'unchanged' : 'updated' }
+  }
+
+  /** One request to the source, conditional on the validators of `previous`. */
+  async download(
+    feed: Feed,
+    previous?: { etag: string | null; lastModified: string | null }
+  ): Promise<SourceAnswer> {
     const source = sourceUrlOf(feed)
     const host = source.host
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (previous?.etag) headers['if-none-match'] = previous.etag
+    if (previous?.lastModified) headers['if-modified-since'] = previous.lastModified
     let response
     try {
       response = await this.options.outbound.request(source, {
         method: 'GET',
-        headers: { accept: 'application/json' },
+        headers,
         redirect: 'follow',
         timeoutMs: this.#timeoutMs,
         maxBytes: this.#maxBytes,
@@ -123,12 +195,14 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     }
     /** The host that answered: the source's, or the last redirect target's. */
     const answered = new URL(response.url).host
+    if (response.status === 304 && previous) return { notModified: true }
     if (response.status < 200 || response.status > 299) {
       throw new MirrorFailure('http_status', `${answered} answered HTTP ${response.status}`)
     }
+    const body = response.body.toString('utf8').replace(/^\uFEFF/, '')
     let data: unknown
     try {
-      data = JSON.parse(response.body.toString('utf8').replace(/^\uFEFF/, ''))
+      data = JSON.parse(body)
     } catch {
       throw new MirrorFailure('bad_json', `${answered} did not answer JSON`)
     }
@@ -140,11 +214,21 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     }
     const now = this.options.now()
     return {
-      data,
-      last_updated: lastModifiedOf(response.headers['last-modified'], now),
-      data_source: `${answered} (Hosted Mirror)`,
+      notModified: false,
+      payload: {
+        data,
+        last_updated: lastModifiedOf(response.headers['last-modified'], now),
+        data_source: `${answered} (Hosted Mirror)`,
+      },
+      body,
+      etag: response.headers.etag ?? null,
+      lastModified: response.headers['last-modified'] ?? null,
     }
   }
+}
+
+function hostOf(feed: Feed): string {
+  return sourceUrlOf(feed).host
 }
 
 function pollIntervalOf(feed: Feed): number {

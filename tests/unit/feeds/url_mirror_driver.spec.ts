@@ -1,14 +1,16 @@
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { isCodedRule } from '#core/coded_rules'
 import sources from '#feeds/services/main'
-import { FeedCache } from '#feeds/feed_cache'
 import { FeedReader } from '#feeds/feed_reader'
-import { FeedStats } from '#feeds/feed_stats'
+import { FeedSnapshots } from '#feeds/feed_snapshots'
+import { MirrorPoller } from '#feeds/mirror_poller'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
 import {
@@ -19,7 +21,7 @@ import {
 import Feed from '#models/feed'
 import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
-import { ManualClock, useManualClock } from '#tests/support/clock'
+import { ManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
 
 const LAST_MODIFIED = 'Wed, 21 Oct 2026 07:28:00 GMT'
@@ -27,7 +29,7 @@ const LAST_MODIFIED = 'Wed, 21 Oct 2026 07:28:00 GMT'
 /** A provider's file host on 127.0.0.1 and an ephemeral port, counting requests per path. */
 async function startMirrorSource() {
   const hits = new Map<string, number>()
-  const state = { failing: false }
+  const state = { failing: false, document: { version: 1 } as unknown, notModified: 0 }
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://source')
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1)
@@ -40,6 +42,17 @@ async function startMirrorSource() {
       return response.end('maintenance')
     }
     switch (url.pathname) {
+      case '/live.json': {
+        const body = JSON.stringify(state.document)
+        const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`
+        if (request.headers['if-none-match'] === etag) {
+          state.notModified++
+          response.writeHead(304, { etag })
+          return response.end()
+        }
+        response.writeHead(200, { 'content-type': 'application/json', etag })
+        return response.end(body)
+      }
       case '/prices.json':
         return json(
           { prices: [{ symbol: 'BTC', usd: 97_000 }], accept: request.headers.accept ?? null },
@@ -96,13 +109,23 @@ const testDns: Resolver = async (hostname) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
 }
 
+/** The driver, plus one unconditional request to its source as a payload (what poll stores). */
+class ProbedDriver extends UrlMirrorDriver {
+  async downloadPayload(feed: Feed) {
+    const answer = await this.download(feed)
+    if (answer.notModified) throw new Error('an unconditional request answered 304')
+    return answer.payload
+  }
+}
+
 function driver(
   options: { timeoutMs?: number; maxBytes?: number; clock?: ManualClock } = {},
   client: Partial<OutboundClientOptions> = {}
 ) {
   const clock = options.clock ?? new ManualClock()
-  return new UrlMirrorDriver({
+  return new ProbedDriver({
     name: 'codehost_raw',
+    snapshots: new FeedSnapshots(db, clock),
     outbound: new OutboundClient({
       allowPrivateTargets: true,
       httpsOnly: false,
@@ -242,7 +265,7 @@ test.group('URL mirror settings', () => {
   })
 })
 
-test.group('URL mirror fetch', (group) => {
+test.group('URL mirror source requests (what a poll reads)', (group) => {
   let source: MirrorSource
 
   group.each.setup(async () => {
@@ -254,7 +277,7 @@ test.group('URL mirror fetch', (group) => {
     assert,
   }) => {
     const url = `http://codehost.test:${source.port}/prices.json`
-    const payload = await driver().fetch(feedAt(url))
+    const payload = await driver().downloadPayload(feedAt(url))
 
     assert.deepEqual(payload, {
       data: { prices: [{ symbol: 'BTC', usd: 97_000 }], accept: 'application/json' },
@@ -267,7 +290,7 @@ test.group('URL mirror fetch', (group) => {
     assert,
   }) => {
     const clock = new ManualClock(1_800_000_000_000)
-    const payload = await driver({ clock }).fetch(feedAt(`${source.url}/list.json`))
+    const payload = await driver({ clock }).downloadPayload(feedAt(`${source.url}/list.json`))
 
     assert.deepEqual(payload.data, [1, 2, 3])
     assert.equal(payload.last_updated, 1_800_000_000_000)
@@ -275,7 +298,7 @@ test.group('URL mirror fetch', (group) => {
 
   test('a Last-Modified in the future is not believed past now', async ({ assert }) => {
     const clock = new ManualClock(Date.parse(LAST_MODIFIED) - 60_000)
-    const payload = await driver({ clock }).fetch(feedAt(`${source.url}/prices.json`))
+    const payload = await driver({ clock }).downloadPayload(feedAt(`${source.url}/prices.json`))
     assert.equal(payload.last_updated, clock.now())
   })
 
@@ -291,7 +314,7 @@ test.group('URL mirror fetch', (group) => {
     ] satisfies { path: string; kind: MirrorFailureKind; message: string }[])
     .run(async ({ assert }, { path, kind, message }) => {
       const started = performance.now()
-      const failure = await failureOf(driver().fetch(feedAt(`${source.url}${path}`)))
+      const failure = await failureOf(driver().downloadPayload(feedAt(`${source.url}${path}`)))
 
       assert.instanceOf(failure, SourceUnavailable)
       assert.equal(failure.kind, kind)
@@ -302,7 +325,7 @@ test.group('URL mirror fetch', (group) => {
 
   test('the failure names the host, never the signed query string', async ({ assert }) => {
     const url = `http://objects.test:${source.port}/error.json?X-Amz-Signature=s3cr3t-token`
-    const failure = await failureOf(driver().fetch(feedAt(url)))
+    const failure = await failureOf(driver().downloadPayload(feedAt(url)))
 
     assert.equal(failure.message, `objects.test:${source.port} answered HTTP 500`)
     assert.notInclude(failure.message, 's3cr3t')
@@ -314,7 +337,7 @@ test.group('URL mirror fetch', (group) => {
   }) => {
     const target = `http://objects.test:${source.port}/prices.json`
     const url = `http://codehost.test:${source.port}/moved.json?to=${encodeURIComponent(target)}`
-    const payload = await driver().fetch(feedAt(url))
+    const payload = await driver().downloadPayload(feedAt(url))
 
     assert.deepEqual((payload.data as { prices: unknown[] }).prices, [
       { symbol: 'BTC', usd: 97_000 },
@@ -325,7 +348,7 @@ test.group('URL mirror fetch', (group) => {
 
     const broken = `http://objects.test:${source.port}/error.json`
     const failure = await failureOf(
-      driver().fetch(
+      driver().downloadPayload(
         feedAt(`http://codehost.test:${source.port}/moved.json?to=${encodeURIComponent(broken)}`)
       )
     )
@@ -337,7 +360,9 @@ test.group('URL mirror fetch', (group) => {
       'http://169.254.169.254/latest/meta-data/'
     )}`
     const failure = await failureOf(
-      driver({}, { isAllowedAddress: (address) => address === '127.0.0.1' }).fetch(feedAt(url))
+      driver({}, { isAllowedAddress: (address) => address === '127.0.0.1' }).downloadPayload(
+        feedAt(url)
+      )
     )
 
     assert.equal(failure.kind, 'refused_target')
@@ -349,9 +374,9 @@ test.group('URL mirror fetch', (group) => {
   }) => {
     const guarded = driver({}, { allowPrivateTargets: false, httpsOnly: true })
     const metadata = await failureOf(
-      guarded.fetch(feedAt('https://169.254.169.254/latest/meta-data/'))
+      guarded.downloadPayload(feedAt('https://169.254.169.254/latest/meta-data/'))
     )
-    const plainHttp = await failureOf(guarded.fetch(feedAt(`${source.url}/prices.json`)))
+    const plainHttp = await failureOf(guarded.downloadPayload(feedAt(`${source.url}/prices.json`)))
 
     assert.equal(metadata.kind, 'refused_target')
     assert.equal(plainHttp.kind, 'refused_target')
@@ -359,45 +384,48 @@ test.group('URL mirror fetch', (group) => {
   })
 
   test('a host that does not resolve is unreachable', async ({ assert }) => {
-    const failure = await failureOf(driver().fetch(feedAt('http://nowhere.test/data.json')))
+    const failure = await failureOf(
+      driver().downloadPayload(feedAt('http://nowhere.test/data.json'))
+    )
     assert.equal(failure.kind, 'unreachable')
     assert.equal(failure.message, 'nowhere.test is unreachable')
   })
 
-  test('the TTL is the poll interval (300 s when unset)', ({ assert }) => {
+  test("no per-process cache; the poll interval is the feed's (300 s when unset)", ({ assert }) => {
     const mirror: FeedSourceDriver = driver()
-    assert.equal(mirror.cacheTtlMs(feedAt('https://example.com/a.json', 60)), 60_000)
-    assert.equal(mirror.cacheTtlMs(feedAt('https://example.com/a.json', 3600)), 3_600_000)
-    assert.equal(mirror.cacheTtlMs(feedAt('https://example.com/a.json')), 300_000)
+    assert.isNull(mirror.cacheTtlMs(feedAt('https://example.com/a.json', 60)))
+    assert.equal(mirror.pollIntervalMs!(feedAt('https://example.com/a.json', 60)), 60_000)
+    assert.equal(mirror.pollIntervalMs!(feedAt('https://example.com/a.json', 3600)), 3_600_000)
+    assert.equal(mirror.pollIntervalMs!(feedAt('https://example.com/a.json')), 300_000)
     assert.isUndefined(mirror.validateQuery)
   })
 })
 
-test.group('URL mirror feeds through FeedReader', (group) => {
+async function dataOf(mirror: UrlMirrorDriver, feed: Feed) {
+  const served = await mirror.fetch(feed)
+  return served.data
+}
+
+test.group('URL mirror snapshots (poll, then serve)', (group) => {
   let source: MirrorSource
   let clock: ManualClock
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
     source = await startMirrorSource()
-    // Created before the clock is swapped, so the shared driver never keeps this test's clock.
-    await sources.use('codehost_raw')
-    const manual = useManualClock()
-    clock = manual.clock
-    return async () => {
-      manual.restore()
-      await source.close()
-    }
+    clock = new ManualClock()
+    return () => source.close()
   })
 
-  /** The app's reader parts (sources, stats) with a cache of its own and the manual clock. */
-  async function reader() {
-    return new FeedReader(
-      await app.container.make('feeds.sources'),
-      new FeedCache(clock, { maxEntries: 100 }),
-      await app.container.make(FeedStats),
-      clock
-    )
+  async function mirrorFeed(pollIntervalSeconds = 60) {
+    return createFeed({
+      slug: 'mirrored-prices',
+      sourceType: 'codehost_raw',
+      sourceSettings: {
+        url: `${source.url}/live.json`,
+        poll_interval_seconds: pollIntervalSeconds,
+      },
+    })
   }
 
   test('both URL sources are registered, as one driver class', async ({ assert }) => {
@@ -410,44 +438,202 @@ test.group('URL mirror feeds through FeedReader', (group) => {
     assert.equal(objectstore.name, 'objectstore_url')
   })
 
-  test('reads the source once per poll interval, then fetches again', async ({ assert }) => {
-    const feed = await createFeed({
-      slug: 'mirrored-prices',
-      sourceType: 'codehost_raw',
-      sourceSettings: { url: `${source.url}/prices.json`, poll_interval_seconds: 60 },
-    })
-    const feeds = await reader()
-
-    const first = await feeds.read(feed, await feeds.validateQuery(feed, { ignored: 'x' }))
-    clock.advance(59_999)
-    const cached = await feeds.read(feed, {})
-    assert.equal(source.hits('/prices.json'), 1)
-    assert.deepEqual(cached, first)
-    assert.equal(first.data_source, `127.0.0.1:${source.port} (Hosted Mirror)`)
-    assert.equal(first.last_updated, Date.parse(LAST_MODIFIED))
-
-    clock.advance(1)
-    await feeds.read(feed, {})
-    assert.equal(source.hits('/prices.json'), 2)
-  })
-
-  test('while the source is down the mirrored copy is served stale, within 2 × TTL', async ({
+  test('no snapshot yet: the buyer gets source_unavailable, and the source is not asked', async ({
     assert,
   }) => {
-    const feed = await createFeed({
-      slug: 'mirrored-prices',
-      sourceType: 'codehost_raw',
-      sourceSettings: { url: `${source.url}/prices.json`, poll_interval_seconds: 60 },
-    })
-    const feeds = await reader()
-    const good = await feeds.read(feed, {})
+    const feed = await mirrorFeed()
+    const failure = await failureOf(driver({ clock }).fetch(feed))
+    assert.equal(failure.kind, 'no_snapshot')
+    assert.equal(source.hits('/live.json'), 0)
+  })
 
+  test('a poll stores the document; fetch serves it without a request; a change makes a new version', async ({
+    assert,
+  }) => {
+    const feed = await mirrorFeed()
+    const mirror = driver({ clock })
+    assert.deepEqual(await mirror.poll(feed), { outcome: 'updated' })
+    const served = await mirror.fetch(feed)
+    assert.deepEqual(served, {
+      data: { version: 1 },
+      last_updated: clock.now(),
+      data_source: `127.0.0.1:${source.port} (Hosted Mirror)`,
+    })
+    assert.equal(source.hits('/live.json'), 1)
+
+    source.state.document = { version: 2 }
+    clock.advance(60_000)
+    assert.deepEqual(await mirror.poll(feed), { outcome: 'updated' })
+    const changed = await mirror.fetch(feed)
+    assert.deepEqual(changed.data, { version: 2 })
+    assert.equal(changed.last_updated, clock.now())
+    const versions = await new FeedSnapshots(db, clock).versions(feed.id)
+    assert.deepEqual(
+      versions.map((v) => v.version),
+      [2, 1]
+    )
+    assert.match(versions[0].contentHash, /^sha256:[0-9a-f]{64}$/)
+    assert.equal(versions[0].sizeBytes, JSON.stringify({ version: 2 }).length)
+  })
+
+  test('a 304 keeps the snapshot (the poll sent If-None-Match)', async ({ assert }) => {
+    const feed = await mirrorFeed()
+    const mirror = driver({ clock })
+    await mirror.poll(feed)
+    clock.advance(60_000)
+    assert.deepEqual(await mirror.poll(feed), { outcome: 'unchanged' })
+    assert.equal(source.state.notModified, 1)
+    const versions = await new FeedSnapshots(db, clock).versions(feed.id)
+    assert.lengthOf(versions, 1)
+    assert.equal(versions[0].fetchedAt.getTime(), clock.now())
+  })
+
+  test('only the last N versions are kept', async ({ assert }) => {
+    const feed = await mirrorFeed()
+    const mirror = driver({ clock })
+    const previous = app.config.get('feeds.snapshots')
+    app.config.set('feeds.snapshots', { keep: 3 })
+    try {
+      for (let version = 1; version <= 5; version++) {
+        source.state.document = { version }
+        await mirror.poll(feed)
+      }
+    } finally {
+      app.config.set('feeds.snapshots', previous)
+    }
+    const versions = await new FeedSnapshots(db, clock).versions(feed.id)
+    assert.deepEqual(
+      versions.map((v) => v.version),
+      [5, 4, 3]
+    )
+  })
+
+  test('a failing poll keeps the last good snapshot; past 3 × the interval it is served stale', async ({
+    assert,
+  }) => {
+    const feed = await mirrorFeed(60)
+    const mirror = driver({ clock })
+    await mirror.poll(feed)
     source.state.failing = true
     clock.advance(60_000)
-    assert.deepEqual(await feeds.read(feed, {}), { ...good, stale: true })
+    const failure = await failureOf(mirror.poll(feed))
+    assert.equal(failure.kind, 'http_status')
+    assert.deepEqual(await dataOf(mirror, feed), { version: 1 })
+    assert.notProperty(await mirror.fetch(feed), 'stale')
 
-    clock.advance(60_000)
-    await assert.rejects(() => feeds.read(feed, {}), E_SOURCE_UNAVAILABLE)
-    assert.equal(source.hits('/prices.json'), 3)
+    clock.advance(120_001)
+    const old = await mirror.fetch(feed)
+    assert.isTrue(old.stale)
+  })
+
+  test('HTML or a JSON scalar never replaces the snapshot', async ({ assert }) => {
+    const feed = await mirrorFeed()
+    const mirror = driver({ clock })
+    await mirror.poll(feed)
+    for (const path of ['/page.html', '/scalar.json']) {
+      feed.sourceSettings = { url: `${source.url}${path}`, poll_interval_seconds: 60 }
+      await failureOf(mirror.poll(feed))
+    }
+    assert.deepEqual(await dataOf(mirror, feed), { version: 1 })
+  })
+
+  test('the buyer path through FeedReader serves the snapshot and counts no source call', async ({
+    assert,
+  }) => {
+    const feed = await mirrorFeed()
+    const reader = await app.container.make(FeedReader)
+    await assert.rejects(() => reader.read(feed, {}), E_SOURCE_UNAVAILABLE)
+    const poller = await app.container.make(MirrorPoller)
+    await poller.pollOne(feed)
+    const served = await reader.read(feed, {})
+    assert.deepEqual(served.data, { version: 1 })
+    const stats = await db.from('feed_stats').where('feed_id', feed.id).firstOrFail()
+    assert.equal(Number(stats.source_calls), 1)
+    assert.equal(Number(stats.source_failures), 0)
+    assert.equal(source.hits('/live.json'), 1)
+  })
+})
+
+test.group('mirrors:poll', (group) => {
+  let source: MirrorSource
+  const created: string[] = []
+
+  group.each.setup(async () => {
+    source = await startMirrorSource()
+    await sources.use('codehost_raw')
+    return async () => {
+      await source.close()
+      if (created.length > 0) {
+        await db.from('feed_daily_stats').whereIn('feed_id', created).delete()
+        await db.from('feed_stats').whereIn('feed_id', created).delete()
+        await db.from('feeds').whereIn('id', created).delete()
+        created.length = 0
+      }
+    }
+  })
+
+  /** Committed (no global transaction), so two pollers really race on their own connections. */
+  async function mirrorFeed(path = '/live.json') {
+    const feed = await createFeed({
+      slug: `mirrored-${created.length}-${Date.now()}`,
+      sourceType: 'codehost_raw',
+      sourceSettings: { url: `${source.url}${path}`, poll_interval_seconds: 60 },
+    })
+    created.push(feed.id)
+    return feed
+  }
+
+  async function makeDue(feedId: string) {
+    await db
+      .from('feed_source_states')
+      .where('feed_id', feedId)
+      .update({ next_poll_at: new Date(Date.now() - 1_000) })
+  }
+
+  test('a new feed is due at once; two pollers in parallel poll it once', async ({ assert }) => {
+    const feed = await mirrorFeed()
+    const pollers = [await app.container.make(MirrorPoller), await app.container.make(MirrorPoller)]
+    const [first, second] = await Promise.all(pollers.map((poller) => poller.run()))
+    assert.equal(first.polled + second.polled, 1)
+    assert.equal(source.hits('/live.json'), 1)
+    const state = await new FeedSnapshots(db, new ManualClock()).state(feed.id)
+    assert.isAbove(state!.nextPollAt.getTime(), Date.now() + 50_000)
+    assert.isNotNull(state!.lastSuccessAt)
+
+    // Not due again within the interval.
+    const again = await pollers[0].run()
+    assert.equal(again.polled, 0)
+  })
+
+  test('a change is picked up, a failure keeps the last good snapshot and backs off', async ({
+    assert,
+  }) => {
+    const feed = await mirrorFeed()
+    const poller = await app.container.make(MirrorPoller)
+    await poller.run()
+    source.state.document = { version: 2 }
+    await makeDue(feed.id)
+    assert.containsSubset(await poller.run(), { polled: 1, updated: 1 })
+    const snapshots = new FeedSnapshots(db, new ManualClock())
+    assert.deepEqual((await snapshots.current(feed.id))!.data, { version: 2 })
+
+    source.state.failing = true
+    await makeDue(feed.id)
+    assert.containsSubset(await poller.run(), { polled: 1, failed: 1 })
+    assert.deepEqual((await snapshots.current(feed.id))!.data, { version: 2 })
+    const state = (await snapshots.state(feed.id))!
+    assert.equal(state.lastError, `127.0.0.1:${source.port} answered HTTP 503`)
+    assert.equal(state.lastErrorKind, 'http_status')
+    assert.equal(state.failures, 1)
+
+    await makeDue(feed.id)
+    await poller.run()
+    const backedOff = (await snapshots.state(feed.id))!
+    assert.equal(backedOff.failures, 2)
+    assert.isAbove(backedOff.nextPollAt.getTime(), Date.now() + 110_000)
+
+    const stats = await db.from('feed_stats').where('feed_id', feed.id).firstOrFail()
+    assert.equal(Number(stats.source_calls), 4)
+    assert.equal(Number(stats.source_failures), 2)
   })
 })

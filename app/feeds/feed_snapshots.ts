@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto'
+import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
+import { Database } from '@adonisjs/lucid/database'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { Clock } from '#core/clock'
+
+/** The stored current copy of a mirrored feed, with its source's health. */
+export interface FeedSnapshot {
+  version: number
+  data: unknown
+  contentHash: string
+  sizeBytes: number
+  /** Epoch ms of the data's freshness. */
+  lastUpdated: number
+  fetchedAt: Date
+  etag: string | null
+  lastModified: string | null
+}
+
+/** A mirrored feed's source health, as the owner sees it. */
+export interface SourceState {
+  nextPollAt: Date
+  lastPolledAt: Date | null
+  lastSuccessAt: Date | null
+  lastError: string | null
+  lastErrorKind: string | null
+  failures: number
+}
+
+export interface NewSnapshot {
+  /** The document as received (hashed and measured as these bytes). */
+  body: string
+  data: unknown
+  lastUpdated: number
+  etag?: string | null
+  lastModified?: string | null
+}
+
+export const DEFAULT_SNAPSHOTS_KEPT = 10
+
+interface SnapshotRow {
+  version: number
+  data: unknown
+  content_hash: string
+  size_bytes: number
+  last_updated: string | number
+  fetched_at: Date
+  etag: string | null
+  last_modified: string | null
+}
+
+/**
+ * Hosted Mirror snapshots in PostgreSQL (feed_snapshots): the current one is
+ * the highest version, the last `keep` are kept. Every time comes from the
+ * injectable Clock.
+ */
+@inject()
+export class FeedSnapshots {
+  /** How many versions a feed keeps: `snapshots.keep` in config/feeds.ts. */
+  get keep(): number {
+    return app.config.get<number>('feeds.snapshots.keep', DEFAULT_SNAPSHOTS_KEPT)
+  }
+
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
+
+  async current(feedId: string): Promise<FeedSnapshot | null> {
+    const row = (await this.db
+      .from('feed_snapshots')
+      .where('feed_id', feedId)
+      .orderBy('version', 'desc')
+      .first()) as SnapshotRow | null
+    return row ? snapshotOf(row) : null
+  }
+
+  async versions(feedId: string): Promise<FeedSnapshot[]> {
+    const rows = (await this.db
+      .from('feed_snapshots')
+      .where('feed_id', feedId)
+      .orderBy('version', 'desc')) as SnapshotRow[]
+    return rows.map(snapshotOf)
+  }
+
+  /**
+   * Stores a document as the current snapshot. The same bytes as the current
+   * one only refresh its fetched_at and validators (no new version).
+   */
+  async store(feedId: string, snapshot: NewSnapshot): Promise<FeedSnapshot> {
+    const contentHash = `sha256:${createHash('sha256').update(snapshot.body).digest('hex')}`
+    const sizeBytes = Buffer.byteLength(snapshot.body)
+    const fetchedAt = new Date(this.clock.now())
+    return this.db.transaction(async (trx) => {
+      const current = (await trx
+        .from('feed_snapshots')
+        .where('feed_id', feedId)
+        .orderBy('version', 'desc')
+        .forUpdate()
+        .first()) as SnapshotRow | null
+      const validators = {
+        etag: snapshot.etag ?? null,
+        last_modified: snapshot.lastModified ?? null,
+      }
+      if (current && current.content_hash === contentHash) {
+        const [row] = (await trx
+          .from('feed_snapshots')
+          .where({ feed_id: feedId, version: current.version })
+          .update({ fetched_at: fetchedAt, ...validators })
+          .returning('*')) as SnapshotRow[]
+        return snapshotOf(row)
+      }
+      const version = (current?.version ?? 0) + 1
+      const [row] = (await trx
+        .insertQuery()
+        .table('feed_snapshots')
+        .insert({
+          feed_id: feedId,
+          version,
+          data: JSON.stringify(snapshot.data),
+          content_hash: contentHash,
+          size_bytes: sizeBytes,
+          last_updated: snapshot.lastUpdated,
+          fetched_at: fetchedAt,
+          ...validators,
+        })
+        .returning('*')) as SnapshotRow[]
+      await trx
+        .from('feed_snapshots')
+        .where('feed_id', feedId)
+        .where('version', '<=', version - this.keep)
+        .delete()
+      return snapshotOf(row)
+    })
+  }
+
+  /** A 304: the current snapshot is still the source's; only fetched_at moves. */
+  async confirm(feedId: string) {
+    await this.db.rawQuery(
+      `UPDATE feed_snapshots SET fetched_at = ?
+       WHERE feed_id = ? AND version = (SELECT max(version) FROM feed_snapshots WHERE feed_id = ?)`,
+      [new Date(this.clock.now()), feedId, feedId]
+    )
+  }
+
+  async state(feedId: string): Promise<SourceState | null> {
+    const row = await this.db.from('feed_source_states').where('feed_id', feedId).first()
+    return row
+      ? {
+          nextPollAt: row.next_poll_at,
+          lastPolledAt: row.last_polled_at,
+          lastSuccessAt: row.last_success_at,
+          lastError: row.last_error,
+          lastErrorKind: row.last_error_kind,
+          failures: row.failures,
+        }
+      : null
+  }
+
+  /** A polled feed's first poll (or the first after its source changed) is due now. */
+  async dueNow(feedId: string, client?: TransactionClientContract) {
+    const now = new Date(this.clock.now())
+    await (client ?? this.db).rawQuery(
+      `INSERT INTO feed_source_states (feed_id, next_poll_at) VALUES (?, ?)
+       ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = EXCLUDED.next_poll_at, failures = 0`,
+      [feedId, now]
+    )
+  }
+
+  async recordSuccess(feedId: string, nextPollAt: number) {
+    const now = new Date(this.clock.now())
+    await this.db.rawQuery(
+      `INSERT INTO feed_source_states (feed_id, next_poll_at, last_polled_at, last_success_at, failures)
+       VALUES (:feed, :next, :now, :now, 0)
+       ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = :next, last_polled_at = :now,
+         last_success_at = :now, last_error = NULL, last_error_kind = NULL, failures = 0`,
+      { feed: feedId, next: new Date(nextPollAt), now }
+    )
+  }
+
+  /** Records a failure; returns the consecutive failures so far. */
+  async recordFailure(
+    feedId: string,
+    error: { kind: string; message: string },
+    nextPollAt: (failures: number) => number
+  ) {
+    const now = new Date(this.clock.now())
+    const result = await this.db.rawQuery(
+      `INSERT INTO feed_source_states (feed_id, next_poll_at, last_polled_at, last_error, last_error_kind, failures)
+       VALUES (:feed, :now, :now, :message, :kind, 1)
+       ON CONFLICT (feed_id) DO UPDATE SET last_polled_at = :now, last_error = :message,
+         last_error_kind = :kind, failures = feed_source_states.failures + 1
+       RETURNING failures`,
+      { feed: feedId, now, message: error.message, kind: error.kind }
+    )
+    const failures = Number(result.rows[0].failures)
+    await this.db
+      .from('feed_source_states')
+      .where('feed_id', feedId)
+      .update({ next_poll_at: new Date(nextPollAt(failures)) })
+    return failures
+  }
+}
+
+function snapshotOf(row: SnapshotRow): FeedSnapshot {
+  return {
+    version: row.version,
+    data: row.data,
+    contentHash: row.content_hash,
+    sizeBytes: row.size_bytes,
+    lastUpdated: Number(row.last_updated),
+    fetchedAt: row.fetched_at,
+    etag: row.etag,
+    lastModified: row.last_modified,
+  }
+}

@@ -1,0 +1,23 @@
+import { BaseCommand } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import type { FeedsConfig } from '#feeds/define_config'
+import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
+
+/**
+ * Run every minute (the scheduler): polls each Hosted Mirror feed that is
+ * due into its stored snapshot. Safe on several instances at once.
+ */
+export default class MirrorsPoll extends BaseCommand {
+  static commandName = 'mirrors:poll'
+  static description = 'Poll the due Hosted Mirror sources into their stored snapshots'
+  static options: CommandOptions = { startApp: true }
+
+  async run() {
+    const poller = await this.app.container.make(MirrorPoller)
+    const config = this.app.config.get<FeedsConfig>('feeds').polling ?? DEFAULT_POLLING
+    const summary = await poller.run(config)
+    this.logger.info(
+      `mirrors polled: ${summary.polled} (${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)`
+    )
+  }
+}
