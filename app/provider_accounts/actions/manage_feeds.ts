@@ -4,6 +4,8 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
+import { FeedSnapshots } from '#feeds/feed_snapshots'
+import { FeedSourceManager } from '#feeds/feed_source_manager'
 import Feed from '#models/feed'
 import type Provider from '#models/provider'
 import { E_PROVIDER_FEED_NOT_FOUND, E_SLUG_TAKEN } from '#provider_accounts/exceptions'
@@ -23,7 +25,9 @@ export class ManageFeeds {
   constructor(
     private feedSources: FeedSources,
     private directory: FeedDirectory,
-    private cache: FeedCache
+    private cache: FeedCache,
+    private snapshots: FeedSnapshots,
+    private sources: FeedSourceManager
   ) {}
 
   /** The provider's live (not deleted) feeds, oldest first. */
@@ -86,6 +90,10 @@ export class ManageFeeds {
         feed.sourceSettings = source.sourceSettings
       }
       await feed.useTransaction(trx).save()
+      // A polled feed whose source changed is polled at the next mirrors:poll, not at its old time.
+      if (changesSource && (await this.sources.use(feed.sourceType)).poll) {
+        await this.snapshots.dueNow(feed.id, trx)
+      }
       return { provider, feed }
     })
     this.cache.forgetFeed(updated.feed.id)

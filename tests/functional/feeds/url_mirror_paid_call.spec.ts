@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { MirrorPoller } from '#feeds/mirror_poller'
+import { Clock } from '#core/clock'
+import { transfer } from '#tests/support/devnet'
+import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { newOwner, registerProvider } from '#tests/support/providers'
+
+const LAST_MODIFIED = 'Mon, 23 Nov 2026 09:00:00 GMT'
+
+/** A code host on 127.0.0.1 serving the provider's JSON file. */
+async function startCodeHost(document: () => unknown) {
+  const server: Server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'last-modified': LAST_MODIFIED })
+    response.end(JSON.stringify(document()))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/prices.json`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+test.group('A URL-mirrored feed, end to end', (group) => {
+  const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
+  let document: unknown = { BTC: 97_000 }
+  let host: Awaited<ReturnType<typeof startCodeHost>>
+  let nonce = 0n
+
+  group.each.setup(async () => {
+    nonce = 0n
+    document = { BTC: 97_000 }
+    host = await startCodeHost(() => document)
+    return () => host.close()
+  })
+
+  async function pay(client: ApiClient, path: string) {
+    const quote = await client.get(path)
+    quote.assertStatus(402)
+    const tx = await transfer({ recipient: stack.payTo, amount: 5_000n, nonce: nonce++ })
+    return client.get(path).header('payment-signature', paymentHeader(quote.body(), tx.serialize()))
+  }
+
+  test('no snapshot yet: 503 and nothing charged; after a poll the paid call serves the snapshot', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token, {
+      integration_mode: 'hosted_mirror',
+      partner_endpoint: undefined,
+      feed: {
+        slug: 'prices',
+        display_name: 'Prices',
+        price_stx: '0.005',
+        source: { type: 'codehost_raw', url: host.url, poll_interval_seconds: 60 },
+      },
+    })
+
+    const before = await pay(client, '/feeds/p/acme-data/prices')
+    before.assertStatus(503)
+    before.assertBodyContains({ error: { code: 'source_unavailable' } })
+    const confirmed = await db.from('payments').where('status', 'confirmed').count('* as count')
+    assert.equal(Number(confirmed[0].count), 0, 'nothing charged')
+    nonce = 0n // the refused transfer was never broadcast: its nonce is still the payer's next
+
+    const poller = await app.container.make(MirrorPoller)
+    await poller.run()
+    document = { BTC: 98_000 }
+
+    const paid = await pay(client, '/feeds/p/acme-data/prices')
+    paid.assertStatus(200)
+    assert.deepEqual(paid.body().data, { BTC: 97_000 }, 'the stored snapshot, not the source')
+    assert.equal(paid.body().last_updated, Date.parse(LAST_MODIFIED))
+    assert.notProperty(paid.body(), 'stale')
+
+    const clock = await app.container.make(Clock)
+    await client
+      .patch(`/providers/id/${provider.id}/feeds/prices`)
+      .bearerToken(owner.token)
+      .json({ source: { type: 'codehost_raw', url: `${host.url}?v=2`, poll_interval_seconds: 60 } })
+    const state = await db
+      .from('feed_source_states')
+      .where('feed_id', (await feedId()) as string)
+      .first()
+    assert.isAtMost(
+      new Date(state.next_poll_at).getTime(),
+      clock.now(),
+      'an edited source is due at once'
+    )
+  })
+})
+
+async function feedId() {
+  const feed = await db.from('feeds').where('slug', 'prices').whereNotNull('provider_id').first()
+  return feed?.id
+}
