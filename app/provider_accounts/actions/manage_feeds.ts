@@ -91,9 +91,8 @@ export class ManageFeeds {
       }
       await feed.useTransaction(trx).save()
       // A polled feed whose source changed is polled at the next mirrors:poll, not at its old time.
-      if (changesSource && (await this.sources.use(feed.sourceType)).poll) {
-        await this.snapshots.dueNow(feed.id, trx)
-      }
+      const driver = changesSource ? await this.sources.use(feed.sourceType) : undefined
+      if (driver?.poll) await this.snapshots.dueNow(feed.id, trx)
       return { provider, feed }
     })
     this.cache.forgetFeed(updated.feed.id)
