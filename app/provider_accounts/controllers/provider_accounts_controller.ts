@@ -7,6 +7,7 @@ import { UpdateProviderProfile } from '#provider_accounts/actions/update_provide
 import { ownedProvider } from '#provider_accounts/provider_access'
 import { privateFeedView, privateProviderView } from '#provider_accounts/provider_views'
 import { registerProviderValidator, updateProfileValidator } from '#provider_accounts/validators'
+import { FirstPoll } from '#feeds/first_poll'
 
 /** Registration, profile edits and the owner's private views. */
 @inject()
@@ -14,16 +15,19 @@ export default class ProviderAccountsController {
   constructor(
     private feeds: ManageFeeds,
     private register: RegisterProvider,
-    private updateProfile: UpdateProviderProfile
+    private updateProfile: UpdateProviderProfile,
+    private firstPoll: FirstPoll
   ) {}
 
   async store({ auth, request, response }: HttpContext) {
     const input = await request.validateUsing(registerProviderValidator)
     const wallet = auth.getUserOrFail().walletAddress
     const { provider, feed, hmacSecret } = await this.register.execute(wallet, input)
+    const firstPoll = feed ? await this.firstPoll.of(feed) : undefined
     return response.status(201).send({
       provider: privateProviderView(provider, feed ? [feed] : []),
       ...(feed ? { feed: privateFeedView(provider, feed) } : {}),
+      ...(firstPoll ? { first_poll: firstPoll } : {}),
       ...(hmacSecret ? { hmac_secret: hmacSecret } : {}),
     })
   }

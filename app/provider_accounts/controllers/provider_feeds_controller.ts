@@ -7,11 +7,15 @@ import {
   feedStateValidator,
   updateFeedValidator,
 } from '#provider_accounts/validators'
+import { FirstPoll } from '#feeds/first_poll'
 
 /** The owner's feed management: create, edit, pause/resume, delete. */
 @inject()
 export default class ProviderFeedsController {
-  constructor(private feeds: ManageFeeds) {}
+  constructor(
+    private feeds: ManageFeeds,
+    private firstPoll: FirstPoll
+  ) {}
 
   async store({ auth, params, request, response }: HttpContext) {
     const input = await request.validateUsing(createFeedValidator)
@@ -20,7 +24,11 @@ export default class ProviderFeedsController {
       auth.getUserOrFail().walletAddress,
       input
     )
-    return response.status(201).send({ feed: privateFeedView(provider, feed) })
+    const firstPoll = await this.firstPoll.of(feed)
+    return response.status(201).send({
+      feed: privateFeedView(provider, feed),
+      ...(firstPoll ? { first_poll: firstPoll } : {}),
+    })
   }
 
   async update({ auth, params, request }: HttpContext) {

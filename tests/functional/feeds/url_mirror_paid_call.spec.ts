@@ -8,7 +8,7 @@ import { MirrorPoller } from '#feeds/mirror_poller'
 import { Clock } from '#core/clock'
 import { transfer } from '#tests/support/devnet'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import { newOwner, postRegistration } from '#tests/support/providers'
 
 const LAST_MODIFIED = 'Mon, 23 Nov 2026 09:00:00 GMT'
 
@@ -45,34 +45,31 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     return client.get(path).header('payment-signature', paymentHeader(quote.body(), tx.serialize()))
   }
 
-  test('no snapshot yet: 503 and nothing charged; after a poll the paid call serves the snapshot', async ({
-    client,
-    assert,
-  }) => {
-    const owner = await newOwner(client)
-    const { provider } = await registerProvider(client, owner.token, {
+  function mirrorRegistration(url: string) {
+    return {
       integration_mode: 'hosted_mirror',
       partner_endpoint: undefined,
       feed: {
         slug: 'prices',
         display_name: 'Prices',
         price_stx: '0.005',
-        source: { type: 'codehost_raw', url: host.url, poll_interval_seconds: 60 },
+        source: { type: 'codehost_raw', url, poll_interval_seconds: 60 },
       },
-    })
+    }
+  }
 
-    const before = await pay(client, '/feeds/p/acme-data/prices')
-    before.assertStatus(503)
-    before.assertBodyContains({ error: { code: 'source_unavailable' } })
-    const confirmed = await db.from('payments').where('status', 'confirmed').count('* as count')
-    assert.equal(Number(confirmed[0].count), 0, 'nothing charged')
-    nonce = 0n // the refused transfer was never broadcast: its nonce is still the payer's next
-
-    const poller = await app.container.make(MirrorPoller)
-    await poller.run()
+  test('registering polls the source once; the paid call serves the stored snapshot, not the source', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const registered = await postRegistration(client, owner.token, mirrorRegistration(host.url))
+    registered.assertStatus(201)
+    assert.deepEqual(registered.body().first_poll, { result: 'ok' })
     document = { BTC: 98_000 }
 
     const paid = await pay(client, '/feeds/p/acme-data/prices')
+
     paid.assertStatus(200)
     assert.deepEqual(paid.body().data, { BTC: 97_000 }, 'the stored snapshot, not the source')
     assert.equal(paid.body().last_updated, Date.parse(LAST_MODIFIED))
@@ -80,7 +77,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
 
     const clock = await app.container.make(Clock)
     await client
-      .patch(`/providers/id/${provider.id}/feeds/prices`)
+      .patch(`/providers/id/${registered.body().provider.id}/feeds/prices`)
       .bearerToken(owner.token)
       .json({ source: { type: 'codehost_raw', url: `${host.url}?v=2`, poll_interval_seconds: 60 } })
     const state = await db
@@ -92,6 +89,32 @@ test.group('A URL-mirrored feed, end to end', (group) => {
       clock.now(),
       'an edited source is due at once'
     )
+  })
+
+  test('a source that fails its first poll: the feed is created, the owner told why, buyers get 503 and pay nothing', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const registered = await postRegistration(
+      client,
+      owner.token,
+      mirrorRegistration('http://127.0.0.1:9/prices.json')
+    )
+    registered.assertStatus(201)
+    assert.equal(registered.body().first_poll.result, 'failed')
+    assert.include(registered.body().first_poll.error, '127.0.0.1:9')
+
+    const before = await pay(client, '/feeds/p/acme-data/prices')
+    before.assertStatus(503)
+    before.assertBodyContains({ error: { code: 'source_unavailable' } })
+    const confirmed = await db.from('payments').where('status', 'confirmed').count('* as count')
+    assert.equal(Number(confirmed[0].count), 0, 'nothing charged')
+
+    nonce = 0n // the refused transfer was never broadcast: its nonce is still the payer's next
+    const poller = await app.container.make(MirrorPoller)
+    const summary = await poller.run()
+    assert.equal(summary.failed, 0, 'nothing due yet: it backs off')
   })
 })
 
