@@ -28,6 +28,12 @@ export interface SourceState {
   failures: number
 }
 
+/** A polled feed's health for its owner: the poll state and the current snapshot's metadata. */
+export interface SourceHealth {
+  state: SourceState
+  snapshot: Omit<FeedSnapshot, 'data' | 'etag' | 'lastModified'> | null
+}
+
 export interface NewSnapshot {
   /** The document as received (hashed and measured as these bytes). */
   body: string
@@ -74,6 +80,37 @@ export class FeedSnapshots {
       .orderBy('version', 'desc')
       .first()) as SnapshotRow | null
     return row ? snapshotOf(row) : null
+  }
+
+  /** The source health of each polled feed among `feedIds` (two queries, whatever the count). */
+  async healthOf(feedIds: string[]): Promise<Map<string, SourceHealth>> {
+    const health = new Map<string, SourceHealth>()
+    if (feedIds.length === 0) return health
+    const states = await this.db.from('feed_source_states').whereIn('feed_id', feedIds)
+    const snapshots = await this.db
+      .from('feed_snapshots')
+      .distinctOn('feed_id')
+      .whereIn('feed_id', feedIds)
+      .orderBy('feed_id')
+      .orderBy('version', 'desc')
+      .select('feed_id', 'version', 'content_hash', 'size_bytes', 'last_updated', 'fetched_at')
+    const current = new Map(snapshots.map((row) => [row.feed_id as string, row]))
+    for (const row of states) {
+      const snapshot = current.get(row.feed_id)
+      health.set(row.feed_id, {
+        state: stateOf(row),
+        snapshot: snapshot
+          ? {
+              version: snapshot.version,
+              contentHash: snapshot.content_hash,
+              sizeBytes: snapshot.size_bytes,
+              lastUpdated: Number(snapshot.last_updated),
+              fetchedAt: snapshot.fetched_at,
+            }
+          : null,
+      })
+    }
+    return health
   }
 
   async versions(feedId: string): Promise<FeedSnapshot[]> {
@@ -146,16 +183,7 @@ export class FeedSnapshots {
 
   async state(feedId: string): Promise<SourceState | null> {
     const row = await this.db.from('feed_source_states').where('feed_id', feedId).first()
-    return row
-      ? {
-          nextPollAt: row.next_poll_at,
-          lastPolledAt: row.last_polled_at,
-          lastSuccessAt: row.last_success_at,
-          lastError: row.last_error,
-          lastErrorKind: row.last_error_kind,
-          failures: row.failures,
-        }
-      : null
+    return row ? stateOf(row) : null
   }
 
   /** A polled feed's first poll (or the first after its source changed) is due now. */
@@ -213,5 +241,16 @@ function snapshotOf(row: SnapshotRow): FeedSnapshot {
     fetchedAt: row.fetched_at,
     etag: row.etag,
     lastModified: row.last_modified,
+  }
+}
+
+function stateOf(row: Record<string, any>): SourceState {
+  return {
+    nextPollAt: row.next_poll_at,
+    lastPolledAt: row.last_polled_at,
+    lastSuccessAt: row.last_success_at,
+    lastError: row.last_error,
+    lastErrorKind: row.last_error_kind,
+    failures: row.failures,
   }
 }

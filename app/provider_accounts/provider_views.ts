@@ -1,5 +1,6 @@
 import { publicUrl } from '#core/public_url'
 import { formatStx, type Microstx, stxNumber } from '#ledger/money'
+import type { SourceHealth } from '#feeds/feed_snapshots'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
 
@@ -14,7 +15,7 @@ function price(amount: Microstx) {
 }
 
 /** The owner's view of a feed, with its source settings. */
-export function privateFeedView(provider: Provider, feed: Feed) {
+export function privateFeedView(provider: Provider, feed: Feed, health?: SourceHealth) {
   const settings = feed.sourceSettings
   return {
     slug: feed.slug,
@@ -27,8 +28,28 @@ export function privateFeedView(provider: Provider, feed: Feed) {
     ...(feed.sourceType === 'partner_bridge'
       ? { source_path: settings.source_path, forward_query: settings.forward_query ?? [] }
       : { source: { type: feed.sourceType, ...settings } }),
+    ...(health ? { source_health: sourceHealthView(health) } : {}),
     created_at: feed.createdAt.toISO(),
     updated_at: feed.updatedAt.toISO(),
+  }
+}
+
+/** A polled source's health in words and times (ISO 8601 UTC), as its owner sees it. */
+function sourceHealthView({ state, snapshot }: SourceHealth) {
+  return {
+    last_success_at: state.lastSuccessAt?.toISOString() ?? null,
+    last_error: state.lastError,
+    consecutive_failures: state.failures,
+    next_poll_at: state.nextPollAt.toISOString(),
+    snapshot: snapshot
+      ? {
+          version: snapshot.version,
+          size_bytes: snapshot.sizeBytes,
+          content_hash: snapshot.contentHash,
+          last_updated: snapshot.lastUpdated,
+          fetched_at: snapshot.fetchedAt.toISOString(),
+        }
+      : null,
   }
 }
 
@@ -53,7 +74,11 @@ export function withdrawalWalletView(provider: Provider) {
 }
 
 /** The owner's view: identity, wallets, mode and revenue. Never the secret or its key. */
-export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
+export function privateProviderView(
+  provider: Provider,
+  feeds: Feed[] = [],
+  health: Map<string, SourceHealth> = new Map()
+) {
   return {
     id: provider.id,
     ...providerIdentity(provider),
@@ -68,7 +93,7 @@ export function privateProviderView(provider: Provider, feeds: Feed[] = []) {
     total_withdrawn: Number(provider.totalWithdrawnMicrostx),
     pending_revenue_stx: stxNumber(provider.pendingRevenueMicrostx),
     profile_url: publicUrl(`/providers/${provider.handle}`),
-    feeds: feeds.map((feed) => privateFeedView(provider, feed)),
+    feeds: feeds.map((feed) => privateFeedView(provider, feed, health.get(feed.id))),
     created_at: provider.createdAt.toISO(),
   }
 }

@@ -8,6 +8,7 @@ import { ownedProvider } from '#provider_accounts/provider_access'
 import { privateFeedView, privateProviderView } from '#provider_accounts/provider_views'
 import { registerProviderValidator, updateProfileValidator } from '#provider_accounts/validators'
 import { FirstPoll } from '#feeds/first_poll'
+import { FeedSnapshots } from '#feeds/feed_snapshots'
 
 /** Registration, profile edits and the owner's private views. */
 @inject()
@@ -16,7 +17,8 @@ export default class ProviderAccountsController {
     private feeds: ManageFeeds,
     private register: RegisterProvider,
     private updateProfile: UpdateProviderProfile,
-    private firstPoll: FirstPoll
+    private firstPoll: FirstPoll,
+    private snapshots: FeedSnapshots
   ) {}
 
   async store({ auth, request, response }: HttpContext) {
@@ -46,7 +48,9 @@ export default class ProviderAccountsController {
 
   async show({ auth, params }: HttpContext) {
     const provider = await ownedProvider(String(params.id), auth.getUserOrFail().walletAddress)
-    return { provider: privateProviderView(provider, await this.feeds.liveFeeds(provider)) }
+    const feeds = await this.feeds.liveFeeds(provider)
+    const health = await this.snapshots.healthOf(feeds.map((feed) => feed.id))
+    return { provider: privateProviderView(provider, feeds, health) }
   }
 
   async update({ auth, params, request }: HttpContext) {

@@ -67,6 +67,21 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     registered.assertStatus(201)
     assert.deepEqual(registered.body().first_poll, { result: 'ok' })
     document = { BTC: 98_000 }
+    const shown = await client
+      .get(`/providers/id/${registered.body().provider.id}`)
+      .bearerToken(owner.token)
+    const health = shown.body().provider.feeds[0].source_health
+    assert.containsSubset(health, {
+      last_error: null,
+      consecutive_failures: 0,
+      snapshot: {
+        version: 1,
+        size_bytes: JSON.stringify({ BTC: 97_000 }).length,
+        last_updated: Date.parse(LAST_MODIFIED),
+      },
+    })
+    assert.isString(health.last_success_at)
+    assert.match(health.snapshot.content_hash, /^sha256:[0-9a-f]{64}$/)
 
     const paid = await pay(client, '/feeds/p/acme-data/prices')
 
@@ -104,6 +119,15 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     registered.assertStatus(201)
     assert.equal(registered.body().first_poll.result, 'failed')
     assert.include(registered.body().first_poll.error, '127.0.0.1:9')
+    const shown = await client
+      .get(`/providers/id/${registered.body().provider.id}`)
+      .bearerToken(owner.token)
+    assert.containsSubset(shown.body().provider.feeds[0].source_health, {
+      last_success_at: null,
+      last_error: registered.body().first_poll.error,
+      consecutive_failures: 1,
+      snapshot: null,
+    })
 
     const before = await pay(client, '/feeds/p/acme-data/prices')
     before.assertStatus(503)
