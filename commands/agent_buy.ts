@@ -2,6 +2,7 @@ import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
 import type { ChainConfig } from '#config/chain'
+import { explorerLink } from '#chain/explorer'
 import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired, SettlementResponse } from '#payments/x402'
 import { publicUrl } from '#core/public_url'
@@ -93,9 +94,7 @@ export default class AgentBuy extends BaseCommand {
     const body = await paid.text()
     const txid = broadcastTxid(paid, body)
     if (txid) {
-      this.logger.info(
-        `transfer broadcast: ${chain.explorerUrl}/txid/${txid}?chain=${chain.network.explorerChain}`
-      )
+      this.logger.info(`transfer broadcast: ${explorerLink(chain, txid)}`)
     }
     if (paid.status !== 200) throw new PurchaseStopped(describe(target, paid, body))
     console.log(body)

@@ -1,17 +1,12 @@
-import type { NetworkPreset } from '#chain/network'
+import type { ChainConfig } from '#chain/define_config'
+import { explorerLink } from '#chain/explorer'
 import { formatStx } from '#ledger/money'
 import type { Withdrawal } from '#withdrawals/withdrawal_records'
-
-/** A transaction's page on the explorer; devnet transactions are testnet ones to every explorer. */
-export function explorerLink(explorerUrl: string, network: NetworkPreset, txid: string) {
-  const chain = network.name === 'mainnet' ? 'mainnet' : 'testnet'
-  return `${explorerUrl.replace(/\/+$/, '')}/txid/0x${txid}?chain=${chain}`
-}
 
 /** The JSON of a withdrawal (µSTX as integers, txids 0x-prefixed). */
 export function withdrawalView(
   withdrawal: Withdrawal,
-  explorer: { explorerUrl: string; network: NetworkPreset }
+  chain: Pick<ChainConfig, 'explorerUrl' | 'network'>
 ) {
   return {
     id: withdrawal.id,
@@ -22,9 +17,7 @@ export function withdrawalView(
     idempotency_key: withdrawal.idempotencyKey,
     memo: withdrawal.memo,
     tx_hash: withdrawal.txid ? `0x${withdrawal.txid}` : null,
-    explorer_url: withdrawal.txid
-      ? explorerLink(explorer.explorerUrl, explorer.network, withdrawal.txid)
-      : null,
+    explorer_url: withdrawal.txid ? explorerLink(chain, withdrawal.txid) : null,
     nonce: withdrawal.nonce === null ? null : Number(withdrawal.nonce),
     fee_microstx: withdrawal.fee === null ? null : Number(withdrawal.fee),
     block_height: withdrawal.blockHeight,
