@@ -10,7 +10,7 @@ import { StacksClient } from '#chain/stacks_client'
 import { accounts } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { pointAppAtChain } from '#tests/support/chain'
-import { providerWithRevenue } from '#tests/support/withdrawals'
+import { providerWithRevenue, withoutWithdrawalDelays } from '#tests/support/withdrawals'
 import { ConfirmWithdrawals, type ConfirmSummary } from '#withdrawals/confirm_withdrawals'
 import { startDevnetProcess } from './support/devnet_process.js'
 
@@ -89,13 +89,7 @@ test.group('Benchmark', () => {
     const chain = await pointAppAtChain(devnet.url, {
       client: (baseUrl) => new StacksClient({ baseUrl, timeoutMs: 5_000 }),
     })
-    const previous = structuredClone({
-      broadcast: app.config.get('withdrawals.broadcast'),
-      confirm: app.config.get('withdrawals.confirm'),
-    })
-    app.config.set('withdrawals.broadcast.firstDelayMs', 5)
-    app.config.set('withdrawals.broadcast.maxRetryAfterMs', 5)
-    app.config.set('withdrawals.confirm.graceSeconds', 0)
+    const restoreConfig = withoutWithdrawalDelays()
     const results: Record<string, string> = {}
 
     try {
@@ -340,8 +334,7 @@ test.group('Benchmark', () => {
       assert.isTrue(gapless)
       assert.deepEqual(audit.discrepancies, [])
     } finally {
-      app.config.set('withdrawals.broadcast', previous.broadcast)
-      app.config.set('withdrawals.confirm', previous.confirm)
+      restoreConfig()
       chain.restore()
       await devnet.stop()
     }

@@ -17,6 +17,24 @@ import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 
 export const PLATFORM_FUNDS = 100_000_000_000n
 
+/**
+ * Broadcast retries after 5 ms and a confirm job without grace (nothing waits
+ * on real time); returns the function that puts the configuration back.
+ */
+export function withoutWithdrawalDelays() {
+  const previous = structuredClone({
+    broadcast: app.config.get('withdrawals.broadcast'),
+    confirm: app.config.get('withdrawals.confirm'),
+  })
+  app.config.set('withdrawals.broadcast.firstDelayMs', 5)
+  app.config.set('withdrawals.broadcast.maxRetryAfterMs', 5)
+  app.config.set('withdrawals.confirm.graceSeconds', 0)
+  return () => {
+    app.config.set('withdrawals.broadcast', previous.broadcast)
+    app.config.set('withdrawals.confirm', previous.confirm)
+  }
+}
+
 export interface WithdrawalStack {
   devnet: Devnet
   confirm(): Promise<Awaited<ReturnType<ConfirmWithdrawals['run']>>>
@@ -37,13 +55,7 @@ export function useWithdrawalStack(group: Group, options: { blockTimeMs: number 
       blockTimeMs: options.blockTimeMs,
       fund: [{ address: wallet.address, amount: PLATFORM_FUNDS }],
     })
-    const previous = structuredClone({
-      broadcast: app.config.get('withdrawals.broadcast'),
-      confirm: app.config.get('withdrawals.confirm'),
-    })
-    app.config.set('withdrawals.broadcast.firstDelayMs', 5)
-    app.config.set('withdrawals.broadcast.maxRetryAfterMs', 5)
-    app.config.set('withdrawals.confirm.graceSeconds', 0)
+    const restoreConfig = withoutWithdrawalDelays()
     Object.assign(stack, {
       devnet: chain.devnet,
       async confirm() {
@@ -59,8 +71,7 @@ export function useWithdrawalStack(group: Group, options: { blockTimeMs: number 
         const findings = [...discrepancies, ...(await onChain.run())]
         if (findings.length > 0) throw new Error(`audit failed: ${findings.join('; ')}`)
       } finally {
-        app.config.set('withdrawals.broadcast', previous.broadcast)
-        app.config.set('withdrawals.confirm', previous.confirm)
+        restoreConfig()
         await chain.cleanup()
         await db.rawQuery(
           `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions`
