@@ -30,12 +30,14 @@ export default class DevReset extends BaseCommand {
   declare force?: boolean
 
   async run() {
-    if (this.app.inProduction) {
+    // The app is not booted (that would start the database this deletes), so the environment
+    // comes from start/env, which the config files below read too.
+    const { default: env } = await import('#start/env')
+    if (env.get('NODE_ENV') === 'production') {
       return this.#fail('dev:reset deletes development state: not with NODE_ENV=production')
     }
     const { default: chain } = await import('#config/chain')
     const { default: database } = await import('#config/embedded_postgres')
-    const { default: env } = await import('#start/env')
     // Development tooling: not installed in a production build.
     const { removeDevnetState, stateFileHolder } = await import('@tollbooth/devnet')
 

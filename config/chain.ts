@@ -26,7 +26,7 @@ const chainConfig = defineConfig({
     /** Where that devnet keeps its chain across restarts, like the embedded database under tmp/. */
     statePath: resolve(
       app.makePath(),
-      env.get('DEVNET_STATE_PATH') ?? app.tmpPath(`devnet-${app.nodeEnvironment}.json`)
+      env.get('DEVNET_STATE_PATH') ?? app.tmpPath(`devnet-${env.get('NODE_ENV')}.json`)
     ),
   },
 })

@@ -15,7 +15,7 @@ const embeddedPostgresConfig = {
     ? app.tmpPath(`postgres-test-${process.pid}`)
     : resolve(
         app.makePath(),
-        env.get('EMBEDDED_PG_DATA_DIR') ?? app.tmpPath(`postgres-${app.nodeEnvironment}`)
+        env.get('EMBEDDED_PG_DATA_DIR') ?? app.tmpPath(`postgres-${env.get('NODE_ENV')}`)
       ),
   /** 0 picks a free port at boot. */
   port: env.get('EMBEDDED_PG_PORT') ?? (app.inTest ? 0 : 54329),
