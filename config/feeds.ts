@@ -57,10 +57,15 @@ export default defineConfig({
       timeoutMs: 5_000,
       maxBytes: 1_048_576,
     }),
+    /** Hosted Mirror from documents the provider sends: signed pushes, or the owner's uploads. */
+    webhook_push: sources.received({ name: 'webhook_push', via: 'push', maxBytes: 1_048_576 }),
+    manual_upload: sources.received({ name: 'manual_upload', via: 'upload', maxBytes: 1_048_576 }),
   },
   cache: { maxEntries: 1_000 },
   /** Hosted Mirror: versions kept per feed; `mirrors:poll` batch, parallel polls, claim lease. */
   snapshots: { keep: 10 },
+  /** webhook_push: how far (seconds) a push's X-Tollbooth-Timestamp may be from our clock. */
+  push: { toleranceSeconds: 300 },
   polling: { batchSize: 100, concurrency: 8, leaseSeconds: 60 },
   directory: { ttlMs: 1_000, maxEntries: 10_000 },
 })

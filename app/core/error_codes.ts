@@ -206,6 +206,68 @@ export const ERROR_CODES = {
     meaning: "the feed's source failed and nothing fresh enough is cached; nothing was charged",
   },
 
+  // Hosted Mirror: pushes, uploads and the source test
+  push_signature_missing: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      'a push without its X-Tollbooth-Id, -Timestamp, -Provider and -Signature headers (docs/hosted-mirror.md)',
+  },
+  push_signature_malformed: {
+    status: 401,
+    in: ERROR,
+    meaning: 'X-Tollbooth-Signature is not `v1=<64 hex digits>`',
+  },
+  push_timestamp_stale: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      "X-Tollbooth-Timestamp is more than 300 s from Tollbooth's clock (or not Unix seconds)",
+  },
+  push_signature_invalid: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      "the signature is not the feed's push secret's over this method, path, timestamp, id and body, or X-Tollbooth-Provider is not the feed's provider",
+  },
+  push_replayed: {
+    status: 409,
+    in: ERROR,
+    meaning: 'a push with this X-Tollbooth-Id was already accepted (sign each push with a new id)',
+  },
+  not_a_push_feed: {
+    status: 409,
+    in: ERROR,
+    meaning:
+      'a push to a feed whose source type is not webhook_push (or rotating a push secret of one)',
+  },
+  not_an_upload_feed: {
+    status: 409,
+    in: ERROR,
+    meaning: 'an upload to a feed whose source type is not manual_upload',
+  },
+  feed_paused: {
+    status: 409,
+    in: ERROR,
+    meaning: 'a push to a paused feed: resume it first (`PATCH …/feeds/:slug/state`)',
+  },
+  source_not_fetched: {
+    status: 409,
+    in: ERROR,
+    meaning:
+      'the source test of a feed whose source is not fetched by us (pushes, uploads; Partner Bridge has `POST …/hmac/test`)',
+  },
+  document_too_large: {
+    status: 413,
+    in: ERROR,
+    meaning: "a pushed or uploaded document over its source type's size cap (1 MiB by default)",
+  },
+  not_a_json_document: {
+    status: 422,
+    in: ERROR,
+    meaning: 'a pushed or uploaded body that is not a JSON object or array',
+  },
+
   // Withdrawals
   withdrawal_not_found: { status: 404, in: ERROR, meaning: 'the provider has no such withdrawal' },
   idempotency_conflict: {

@@ -1,6 +1,7 @@
 import type { BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 import type { UpstreamName } from '#feeds/builtin/upstreams'
 import {
+  type ReceivedDocuments,
   type FeedSourceDriver,
   type FeedSourceDriverFactory,
   type SourceDriverMode,
@@ -17,6 +18,8 @@ export interface FeedsConfig {
   directory: { ttlMs: number; maxEntries: number }
   /** Hosted Mirror snapshots: how many versions each feed keeps (default 10). */
   snapshots?: { keep: number }
+  /** webhook_push: the accepted distance of a push's timestamp from our clock (default 300 s). */
+  push?: { toleranceSeconds: number }
   /** `mirrors:poll`: feeds claimed per run, polled at most `concurrency` at a time. */
   polling?: MirrorPollingConfig
 }
@@ -115,6 +118,33 @@ export const sources = {
         snapshots: await app.container.make(FeedSnapshots),
         timeoutMs: options.timeoutMs,
         maxBytes: options.maxBytes,
+        now: () => clock.now(),
+      })
+    })
+  },
+
+  /**
+   * Hosted Mirror from documents the provider sends: `via: 'push'`
+   * (webhook_push, signed with the feed's push secret) or `via: 'upload'`
+   * (manual_upload, the owner's session). `maxBytes` caps one document
+   * (default 1 MiB; the body parser's 1 MB limit applies first).
+   */
+  received(options: {
+    name: string
+    via: ReceivedDocuments['via']
+    maxBytes?: number
+  }): FeedSourceDriverFactory {
+    return sourceDriverFactory('hosted_mirror', async () => {
+      const { default: app } = await import('@adonisjs/core/services/app')
+      const { ReceivedDocumentDriver } = await import('#feeds/drivers/received_document_driver')
+      const { FeedSnapshots } = await import('#feeds/feed_snapshots')
+      const { Clock } = await import('#core/clock')
+      const clock = await app.container.make(Clock)
+      return new ReceivedDocumentDriver({
+        name: options.name,
+        via: options.via,
+        maxBytes: options.maxBytes ?? 1_048_576,
+        snapshots: await app.container.make(FeedSnapshots),
         now: () => clock.now(),
       })
     })

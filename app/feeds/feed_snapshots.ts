@@ -20,7 +20,8 @@ export interface FeedSnapshot {
 
 /** A mirrored feed's source health, as the owner sees it. */
 export interface SourceState {
-  nextPollAt: Date
+  /** Null for a source that sends its documents (push, upload). */
+  nextPollAt: Date | null
   lastPolledAt: Date | null
   lastSuccessAt: Date | null
   lastError: string | null
@@ -125,11 +126,15 @@ export class FeedSnapshots {
    * Stores a document as the current snapshot. The same bytes as the current
    * one only refresh its fetched_at and validators (no new version).
    */
-  async store(feedId: string, snapshot: NewSnapshot): Promise<FeedSnapshot> {
+  async store(
+    feedId: string,
+    snapshot: NewSnapshot,
+    client?: TransactionClientContract
+  ): Promise<FeedSnapshot> {
     const contentHash = `sha256:${createHash('sha256').update(snapshot.body).digest('hex')}`
     const sizeBytes = Buffer.byteLength(snapshot.body)
     const fetchedAt = new Date(this.clock.now())
-    return this.db.transaction(async (trx) => {
+    return (client ?? this.db).transaction(async (trx) => {
       const current = (await trx
         .from('feed_snapshots')
         .where('feed_id', feedId)
@@ -193,6 +198,18 @@ export class FeedSnapshots {
       `INSERT INTO feed_source_states (feed_id, next_poll_at) VALUES (?, ?)
        ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = EXCLUDED.next_poll_at, failures = 0`,
       [feedId, now]
+    )
+  }
+
+  /** A pushed or uploaded document was accepted: no poll is ever due. */
+  async recordReceived(feedId: string, client?: TransactionClientContract) {
+    const now = new Date(this.clock.now())
+    await (client ?? this.db).rawQuery(
+      `INSERT INTO feed_source_states (feed_id, next_poll_at, last_success_at, failures)
+       VALUES (:feed, NULL, :now, 0)
+       ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = NULL, last_success_at = :now,
+         last_error = NULL, last_error_kind = NULL, failures = 0`,
+      { feed: feedId, now }
     )
   }
 

@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import pMap from 'p-map'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { MirrorPoller } from '#feeds/mirror_poller'
@@ -19,6 +20,19 @@ export class FirstPoll {
     private snapshots: FeedSnapshots,
     private poller: MirrorPoller
   ) {}
+
+  /**
+   * The verdicts of several feeds' first polls by slug (those whose source is
+   * polled), at most `concurrency` at a time.
+   */
+  async ofEach(feeds: Feed[], concurrency = 8): Promise<Record<string, FirstPollVerdict>> {
+    const verdicts = await pMap(feeds, async (feed) => [feed.slug, await this.of(feed)] as const, {
+      concurrency: Math.max(1, concurrency),
+    })
+    return Object.fromEntries(
+      verdicts.filter((entry): entry is [string, FirstPollVerdict] => entry[1] !== undefined)
+    )
+  }
 
   /** Undefined when the feed's source is not polled. */
   async of(feed: Feed): Promise<FirstPollVerdict | undefined> {

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import logger from '@adonisjs/core/services/logger'
+import pMap from 'p-map'
 import { Clock } from '#core/clock'
 import type { MirrorPollingConfig } from '#feeds/define_config'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
@@ -60,19 +61,20 @@ export class MirrorPoller {
     const types = await this.polledTypes()
     if (types.length === 0) return summary
     const feeds = await this.claim(types, options)
-    const queue = [...feeds]
-    const worker = async () => {
-      for (let feed = queue.shift(); feed; feed = queue.shift()) {
-        const outcome = await this.pollOne(feed)
-        summary.polled++
-        summary[outcome]++
-      }
+    const outcomes = await pMap(feeds, (feed) => this.pollOne(feed), {
+      concurrency: Math.max(1, options.concurrency),
+    })
+    for (const outcome of outcomes) {
+      summary.polled++
+      summary[outcome]++
     }
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker))
     return summary
   }
 
-  /** Claims the due feeds (a polled feed without a state row is due at once). */
+  /**
+   * Claims the due feeds. A polled feed without a state row, or without a
+   * next poll (it received documents before its source changed), is due at once.
+   */
   async claim(types: string[], options: MirrorPollingConfig): Promise<Feed[]> {
     const now = new Date(this.clock.now())
     const placeholders = types.map(() => '?').join(', ')
@@ -88,7 +90,7 @@ export class MirrorPoller {
       `WITH due AS (
          SELECT s.feed_id FROM feed_source_states s
          JOIN feeds f ON f.id = s.feed_id
-         WHERE s.next_poll_at <= ? AND f.source_type IN (${placeholders})
+         WHERE (s.next_poll_at IS NULL OR s.next_poll_at <= ?) AND f.source_type IN (${placeholders})
            AND f.status = 'active' AND f.deleted_at IS NULL
          ORDER BY s.next_poll_at
          LIMIT ?

@@ -4,3 +4,7 @@ const ListRegistryFeedsController = () =>
   import('#feeds/controllers/list_registry_feeds_controller')
 
 router.get('/registry/feeds', [ListRegistryFeedsController, 'handle']).as('registry.feeds')
+
+const IngestPushController = () => import('#feeds/controllers/ingest_push_controller')
+
+router.post('/ingest/:handle/:slug', [IngestPushController, 'handle']).as('ingest.push')

@@ -16,6 +16,29 @@ export interface PollResult {
   outcome: 'updated' | 'unchanged'
 }
 
+/** What the owner's source test found: the source fetched once now, nothing stored. */
+export interface SourceProbe {
+  result:
+    'ok' | 'unreachable' | 'timeout' | 'not_json' | 'too_large' | 'http_error' | 'refused_target'
+  /** The verdict in words: the host, and what went wrong. */
+  message: string
+  http_status: number | null
+  latency_ms: number
+  /** With ok: the document's size. */
+  size_bytes?: number
+}
+
+/**
+ * A source that sends its documents to us instead of being fetched: `push`
+ * (signed `POST /ingest/<handle>/<slug>`; the feed gets a push secret) or
+ * `upload` (the owner's `POST …/feeds/<slug>/upload`). Each accepted JSON
+ * object or array of at most `maxBytes` becomes the current snapshot.
+ */
+export interface ReceivedDocuments {
+  via: 'push' | 'upload'
+  maxBytes: number
+}
+
 export interface FeedFetchRequest {
   /** The buyer's query parameters, as validated by the driver's validateQuery. */
   query: Record<string, unknown>
@@ -49,6 +72,10 @@ export interface FeedSourceDriver {
   poll?(feed: Feed): Promise<PollResult>
   /** With poll: how often the feed is polled. */
   pollIntervalMs?(feed: Feed): number
+  /** Optional: fetches the source once now without storing it (the owner's source test). */
+  probe?(feed: Feed): Promise<SourceProbe>
+  /** Optional: the feed's documents are sent to us (see ReceivedDocuments). */
+  readonly receives?: ReceivedDocuments
   /** Optional: release resources at shutdown. */
   close?(): Promise<void>
 }

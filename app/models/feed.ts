@@ -42,6 +42,13 @@ export default class Feed extends BaseModel {
   @column()
   declare status: 'active' | 'paused'
 
+  /** webhook_push: K of the feed's `tbp_…` push secret, encrypted with APP_KEY; kept across source changes. */
+  @column({ serializeAs: null })
+  declare pushKeyEncrypted: string | null
+
+  @column.dateTime()
+  declare pushSecretIssuedAt: DateTime | null
+
   /** Set when a provider deletes the feed; the row stays for payments and history. */
   @column.dateTime()
   declare deletedAt: DateTime | null

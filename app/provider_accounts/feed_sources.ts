@@ -2,12 +2,15 @@ import { inject } from '@adonisjs/core'
 import { errors as vineErrors } from '@vinejs/vine'
 import { registerCodedRules } from '#core/coded_rules'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
+import type { ReceivedDocuments } from '#feeds/source_driver'
 import type { IntegrationMode } from '#models/provider'
 import type { SourceFields } from '#provider_accounts/validators'
 
 export interface FeedSource {
   sourceType: string
   sourceSettings: Record<string, unknown>
+  /** Set when the source sends its documents (push → the feed needs a push secret). */
+  receives?: ReceivedDocuments
 }
 
 type FieldError = { field: string; message: string; rule: string }
@@ -60,7 +63,7 @@ export class FeedSources {
       const sourceSettings = driver.validateSettings
         ? await driver.validateSettings(settings)
         : settings
-      return { sourceType, sourceSettings }
+      return { sourceType, sourceSettings, receives: driver.receives }
     } catch (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
       throw invalid(

@@ -5,7 +5,7 @@ import { partnerSecrets } from '#provider_accounts/partner_secrets'
 
 /** A provider as a Partner Bridge call target; null unless it is in Partner Bridge mode. */
 export function partnerTargetFor(provider: Provider): PartnerTarget | null {
-  const key = partnerSecrets.keyOf(provider)
+  const key = partnerSecrets.keyOf(provider.hmacKeyEncrypted)
   if (provider.integrationMode !== 'partner_bridge' || !provider.partnerEndpoint || !key) {
     return null
   }

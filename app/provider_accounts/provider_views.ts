@@ -1,6 +1,8 @@
 import { publicUrl } from '#core/public_url'
 import { formatStx, type Microstx, stxNumber } from '#ledger/money'
 import type { SourceHealth } from '#feeds/feed_snapshots'
+import type { ReceivedDocuments } from '#feeds/source_driver'
+import { snapshotView } from '#feeds/snapshot_view'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
 
@@ -14,8 +16,16 @@ function price(amount: Microstx) {
   return { price_microstx: Number(amount), price_stx: formatStx(amount) }
 }
 
-/** The owner's view of a feed, with its source settings. */
-export function privateFeedView(provider: Provider, feed: Feed, health?: SourceHealth) {
+/** What the owner's feed view shows beyond the row: how its source works, and its health. */
+export interface FeedSourceFacts {
+  /** Hosted Mirror sources (polled or receiving): their health is shown, empty until the first poll or document. */
+  mirrored?: boolean
+  health?: SourceHealth
+  receives?: ReceivedDocuments
+}
+
+/** The owner's view of a feed, with its source settings and, for a mirror, its source health. */
+export function privateFeedView(provider: Provider, feed: Feed, facts: FeedSourceFacts = {}) {
   const settings = feed.sourceSettings
   return {
     slug: feed.slug,
@@ -28,28 +38,27 @@ export function privateFeedView(provider: Provider, feed: Feed, health?: SourceH
     ...(feed.sourceType === 'partner_bridge'
       ? { source_path: settings.source_path, forward_query: settings.forward_query ?? [] }
       : { source: { type: feed.sourceType, ...settings } }),
-    ...(health ? { source_health: sourceHealthView(health) } : {}),
+    ...(facts.receives?.via === 'push'
+      ? {
+          push_url: publicUrl(`/ingest/${provider.handle}/${feed.slug}`),
+          push_secret_issued_at: feed.pushSecretIssuedAt?.toUTC().toISO() ?? null,
+        }
+      : {}),
+    ...(facts.mirrored ? { source_health: sourceHealthView(facts.health) } : {}),
     created_at: feed.createdAt.toISO(),
     updated_at: feed.updatedAt.toISO(),
   }
 }
 
-/** A polled source's health in words and times (ISO 8601 UTC), as its owner sees it. */
-function sourceHealthView({ state, snapshot }: SourceHealth) {
+/** A mirror's source health in words and times (ISO 8601 UTC), as its owner sees it. */
+function sourceHealthView(health: SourceHealth | undefined) {
+  const state = health?.state
   return {
-    last_success_at: state.lastSuccessAt?.toISOString() ?? null,
-    last_error: state.lastError,
-    consecutive_failures: state.failures,
-    next_poll_at: state.nextPollAt.toISOString(),
-    snapshot: snapshot
-      ? {
-          version: snapshot.version,
-          size_bytes: snapshot.sizeBytes,
-          content_hash: snapshot.contentHash,
-          last_updated: snapshot.lastUpdated,
-          fetched_at: snapshot.fetchedAt.toISOString(),
-        }
-      : null,
+    last_success_at: state?.lastSuccessAt?.toISOString() ?? null,
+    last_error: state?.lastError ?? null,
+    consecutive_failures: state?.failures ?? 0,
+    next_poll_at: state?.nextPollAt?.toISOString() ?? null,
+    snapshot: health?.snapshot ? snapshotView(health.snapshot) : null,
   }
 }
 
@@ -73,11 +82,11 @@ export function withdrawalWalletView(provider: Provider) {
   }
 }
 
-/** The owner's view: identity, wallets, mode and revenue. Never the secret or its key. */
+/** The owner's view: identity, wallets, mode, revenue and feeds. Never a secret or its key. */
 export function privateProviderView(
   provider: Provider,
   feeds: Feed[] = [],
-  health: Map<string, SourceHealth> = new Map()
+  facts: Map<string, FeedSourceFacts> = new Map()
 ) {
   return {
     id: provider.id,
@@ -93,7 +102,7 @@ export function privateProviderView(
     total_withdrawn: Number(provider.totalWithdrawnMicrostx),
     pending_revenue_stx: stxNumber(provider.pendingRevenueMicrostx),
     profile_url: publicUrl(`/providers/${provider.handle}`),
-    feeds: feeds.map((feed) => privateFeedView(provider, feed, health.get(feed.id))),
+    feeds: feeds.map((feed) => privateFeedView(provider, feed, facts.get(feed.id))),
     created_at: provider.createdAt.toISO(),
   }
 }

@@ -5,6 +5,7 @@ const ProviderAccountsController = () =>
   import('#provider_accounts/controllers/provider_accounts_controller')
 const ProviderFeedsController = () =>
   import('#provider_accounts/controllers/provider_feeds_controller')
+const FeedSourceController = () => import('#provider_accounts/controllers/feed_source_controller')
 const PartnerBridgeController = () =>
   import('#provider_accounts/controllers/partner_bridge_controller')
 const LinkWalletNonceController = () =>
@@ -29,9 +30,17 @@ router
         router.patch('/', [ProviderAccountsController, 'update']).as('update')
         router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
         router.post('/feeds', [ProviderFeedsController, 'store']).as('feeds.store')
+        router.get('/feeds/:slug', [ProviderFeedsController, 'show']).as('feeds.show')
         router.patch('/feeds/:slug', [ProviderFeedsController, 'update']).as('feeds.update')
         router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')
         router.patch('/feeds/:slug/state', [ProviderFeedsController, 'setState']).as('feeds.state')
+        router.post('/feeds/:slug/upload', [FeedSourceController, 'upload']).as('feeds.upload')
+        router
+          .post('/feeds/:slug/source/test', [FeedSourceController, 'test'])
+          .as('feeds.source_test')
+        router
+          .post('/feeds/:slug/push-secret/rotate', [FeedSourceController, 'rotate'])
+          .as('feeds.push_secret.rotate')
         router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode')
         router.post('/hmac/rotate', [PartnerBridgeController, 'rotate']).as('hmac.rotate')
         router.post('/hmac/test', [PartnerBridgeController, 'test']).as('hmac.test')

@@ -1,42 +1,16 @@
 import vine from '@vinejs/vine'
 import { registerCodedRules } from '#core/coded_rules'
 import type { FeedSnapshots } from '#feeds/feed_snapshots'
-import {
-  type FeedPayload,
-  type FeedSourceDriver,
-  type PollResult,
-  SourceUnavailable,
-} from '#feeds/source_driver'
+import { MirrorFailure, type MirrorFailureKind } from '#feeds/mirror_failure'
+import { snapshotPayload } from '#feeds/snapshot_payload'
+import type { FeedPayload, FeedSourceDriver, PollResult, SourceProbe } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 import type { OutboundClient } from '#outbound/outbound_client'
-import {
-  OutboundFailure,
-  type OutboundOutcome,
-  describeOutboundFailure,
-} from '#outbound/outbound_failure'
+import { OutboundFailure, describeOutboundFailure } from '#outbound/outbound_failure'
 import { outboundUrlProblem } from '#outbound/url_policy'
 
 export const URL_MIRROR_POLL_INTERVALS = [60, 300, 900, 3600] as const
 export const DEFAULT_POLL_INTERVAL_SECONDS = 300
-
-export type MirrorFailureKind =
-  OutboundOutcome | 'http_status' | 'bad_json' | 'not_a_document' | 'no_snapshot'
-
-/**
- * The mirrored source did not give a JSON document in time: the buyer is not
- * charged. The message names the host and the reason, never the URL's path
- * or query string (a signed object-store URL carries its token there).
- */
-export class MirrorFailure extends SourceUnavailable {
-  override name = 'MirrorFailure'
-
-  constructor(
-    readonly kind: MirrorFailureKind,
-    message: string
-  ) {
-    super(message)
-  }
-}
 
 function problemWith(value: string): string | null {
   const problem =
@@ -81,6 +55,9 @@ export type SourceAnswer =
   | { notModified: true }
   | {
       notModified: false
+      /** The host that answered (the last redirect target's) and its status. */
+      host: string
+      status: number
       payload: FeedPayload
       /** The document's text as received (what the snapshot hashes and measures). */
       body: string
@@ -133,18 +110,12 @@ export class UrlMirrorDriver implements FeedSourceDriver {
   }
 
   /** The buyer's path: the current snapshot, never a request to the source. */
-  async fetch(feed: Feed): Promise<FeedPayload> {
-    const snapshot = await this.options.snapshots.current(feed.id)
-    if (!snapshot) {
-      throw new MirrorFailure('no_snapshot', 'the mirror has no copy of the source yet')
-    }
-    const age = this.options.now() - snapshot.fetchedAt.getTime()
-    return {
-      data: snapshot.data,
-      last_updated: snapshot.lastUpdated,
-      data_source: `${hostOf(feed)} (Hosted Mirror)`,
-      ...(age > STALE_AFTER_INTERVALS * this.pollIntervalMs(feed) ? { stale: true as const } : {}),
-    }
+  fetch(feed: Feed): Promise<FeedPayload> {
+    return snapshotPayload(this.options.snapshots, feed, {
+      dataSource: `${hostOf(feed)} (Hosted Mirror)`,
+      staleAfterMs: STALE_AFTER_INTERVALS * this.pollIntervalMs(feed),
+      now: this.options.now(),
+    })
   }
 
   /** One scheduled poll: a new document becomes the current snapshot. */
@@ -165,6 +136,31 @@ export class UrlMirrorDriver implements FeedSourceDriver {
       lastModified: answer.lastModified,
     })
     return { outcome: stored.version === current?.version ? 'unchanged' : 'updated' }
+  }
+
+  /** The owner's source test: one unconditional request now; nothing is stored. */
+  async probe(feed: Feed): Promise<SourceProbe> {
+    const started = this.options.now()
+    const latency = () => Math.max(0, this.options.now() - started)
+    try {
+      const answer = await this.download(feed)
+      if (answer.notModified) throw new MirrorFailure('http_status', 'HTTP 304', 304)
+      return {
+        result: 'ok',
+        message: `${answer.host} answered a JSON document`,
+        http_status: answer.status,
+        latency_ms: latency(),
+        size_bytes: Buffer.byteLength(answer.body),
+      }
+    } catch (error) {
+      if (!(error instanceof MirrorFailure)) throw error
+      return {
+        result: PROBE_RESULTS[error.kind],
+        message: error.message,
+        http_status: error.httpStatus,
+        latency_ms: latency(),
+      }
+    }
   }
 
   /** One request to the source, conditional on the validators of `previous`. */
@@ -197,7 +193,11 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     const answered = new URL(response.url).host
     if (response.status === 304 && previous) return { notModified: true }
     if (response.status < 200 || response.status > 299) {
-      throw new MirrorFailure('http_status', `${answered} answered HTTP ${response.status}`)
+      throw new MirrorFailure(
+        'http_status',
+        `${answered} answered HTTP ${response.status}`,
+        response.status
+      )
     }
     const body = response.body.toString('utf8').replace(/^\uFEFF/, '')
     let data: unknown
@@ -215,6 +215,8 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     const now = this.options.now()
     return {
       notModified: false,
+      host: answered,
+      status: response.status,
       payload: {
         data,
         last_updated: lastModifiedOf(response.headers['last-modified'], now),
@@ -225,6 +227,18 @@ export class UrlMirrorDriver implements FeedSourceDriver {
       lastModified: response.headers['last-modified'] ?? null,
     }
   }
+}
+
+/** The source test's verdict for each way a download fails. */
+const PROBE_RESULTS: Record<MirrorFailureKind, SourceProbe['result']> = {
+  timeout: 'timeout',
+  too_large: 'too_large',
+  refused_target: 'refused_target',
+  unreachable: 'unreachable',
+  http_status: 'http_error',
+  bad_json: 'not_json',
+  not_a_document: 'not_json',
+  no_snapshot: 'unreachable',
 }
 
 function hostOf(feed: Feed): string {

@@ -7,10 +7,12 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import Feed from '#models/feed'
+import { grantPushSecret } from '#feeds/push_secrets'
+import { newFeed } from '#provider_accounts/new_feed'
 import type Provider from '#models/provider'
-import { E_PROVIDER_FEED_NOT_FOUND, E_SLUG_TAKEN } from '#provider_accounts/exceptions'
+import { E_SLUG_TAKEN } from '#provider_accounts/exceptions'
 import { FeedSources } from '#provider_accounts/feed_sources'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import { liveFeedOf, ownedProvider } from '#provider_accounts/provider_access'
 import { isUniqueViolation } from '#provider_accounts/unique_violation'
 import type { FeedInput, FeedUpdate } from '#provider_accounts/validators'
 
@@ -43,24 +45,13 @@ export class ManageFeeds {
     return this.#change(providerId, wallet, async (provider, trx) => {
       const source = await this.feedSources.resolve(provider.integrationMode, input)
       try {
-        const feed = await Feed.create(
-          {
-            providerId: provider.id,
-            slug: input.slug,
-            displayName: input.display_name,
-            description: input.description ?? '',
-            priceMicrostx: input.price_stx,
-            sourceType: source.sourceType,
-            sourceSettings: source.sourceSettings,
-            status: 'active',
-          },
-          { client: trx }
-        )
+        const { feed, pushSecret } = newFeed(provider.id, input, source)
+        await feed.useTransaction(trx).save()
         if (provider.status === 'pending') {
           provider.status = 'active'
           await provider.useTransaction(trx).save()
         }
-        return { provider, feed }
+        return { provider, feed, pushSecret }
       } catch (error) {
         if (isUniqueViolation(error, 'feeds_live_slug')) throw new E_SLUG_TAKEN([input.slug])
         throw error
@@ -71,7 +62,7 @@ export class ManageFeeds {
   /** Edits a feed; payloads cached under its old settings are dropped once committed. */
   async update(providerId: string, wallet: string, slug: string, patch: FeedUpdate) {
     const updated = await this.#change(providerId, wallet, async (provider, trx) => {
-      const feed = await this.#feed(provider, slug, trx)
+      const feed = await liveFeedOf(provider, slug, trx)
       if (patch.display_name !== undefined) feed.displayName = patch.display_name
       if (patch.description !== undefined) feed.description = patch.description
       if (patch.price_stx !== undefined) feed.priceMicrostx = patch.price_stx
@@ -79,6 +70,7 @@ export class ManageFeeds {
         patch.source_path !== undefined ||
         patch.forward_query !== undefined ||
         patch.source !== undefined
+      let pushSecret: string | undefined
       if (changesSource) {
         const current = feed.sourceSettings
         const source = await this.feedSources.resolve(provider.integrationMode, {
@@ -88,12 +80,13 @@ export class ManageFeeds {
         })
         feed.sourceType = source.sourceType
         feed.sourceSettings = source.sourceSettings
+        pushSecret = grantPushSecret(feed, source.receives)
       }
       await feed.useTransaction(trx).save()
-      // A polled feed whose source changed is polled at the next mirrors:poll, not at its old time.
+      // A polled feed whose source changed is due now, not at its old time (FirstPoll polls it at once).
       const driver = changesSource ? await this.sources.use(feed.sourceType) : undefined
       if (driver?.poll) await this.snapshots.dueNow(feed.id, trx)
-      return { provider, feed }
+      return { provider, feed, pushSecret, changesSource }
     })
     this.cache.forgetFeed(updated.feed.id)
     return updated
@@ -101,7 +94,7 @@ export class ManageFeeds {
 
   async setActive(providerId: string, wallet: string, slug: string, active: boolean) {
     return this.#change(providerId, wallet, async (provider, trx) => {
-      const feed = await this.#feed(provider, slug, trx)
+      const feed = await liveFeedOf(provider, slug, trx)
       feed.status = active ? 'active' : 'paused'
       await feed.useTransaction(trx).save()
       return { provider, feed }
@@ -110,7 +103,7 @@ export class ManageFeeds {
 
   async remove(providerId: string, wallet: string, slug: string) {
     await this.#change(providerId, wallet, async (provider, trx) => {
-      const feed = await this.#feed(provider, slug, trx)
+      const feed = await liveFeedOf(provider, slug, trx)
       feed.deletedAt = DateTime.now()
       feed.status = 'paused'
       await feed.useTransaction(trx).save()
@@ -127,11 +120,5 @@ export class ManageFeeds {
     )
     this.directory.forget()
     return result
-  }
-
-  async #feed(provider: Provider, slug: string, trx: TransactionClientContract) {
-    const feed = await this.liveFeeds(provider, trx).where('slug', slug).forUpdate().first()
-    if (!feed) throw new E_PROVIDER_FEED_NOT_FOUND([slug])
-    return feed
   }
 }

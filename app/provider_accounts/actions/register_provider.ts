@@ -4,19 +4,20 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { ChainConfig } from '#chain/define_config'
 import { FeedDirectory } from '#feeds/feed_directory'
-import Feed from '#models/feed'
 import Provider from '#models/provider'
 import { generateCustodialWallet } from '#provider_accounts/custodial_wallet'
 import { E_HANDLE_TAKEN } from '#provider_accounts/exceptions'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
+import { newFeed } from '#provider_accounts/new_feed'
 import { isUniqueViolation } from '#provider_accounts/unique_violation'
 import type { RegistrationInput } from '#provider_accounts/validators'
 
 /**
  * The registration wizard as one request: the provider, owned forever by the
  * signing wallet, and optionally its first feed (then it is active at once).
- * Partner Bridge providers get their secret in this answer only.
+ * Partner Bridge providers get their secret in this answer only, as does a
+ * first feed that takes webhook pushes its push secret.
  */
 @inject()
 export class RegisterProvider {
@@ -43,7 +44,7 @@ export class RegisterProvider {
     const custodial = generateCustodialWallet(this.chain.network)
 
     try {
-      const { provider, feed } = await db.transaction(async (trx) => {
+      const { provider, feed, pushSecret } = await db.transaction(async (trx) => {
         const created = await Provider.create(
           {
             handle: input.handle,
@@ -66,26 +67,12 @@ export class RegisterProvider {
           },
           { client: trx }
         )
-        const firstFeed =
-          input.feed && source
-            ? await Feed.create(
-                {
-                  providerId: created.id,
-                  slug: input.feed.slug,
-                  displayName: input.feed.display_name,
-                  description: input.feed.description ?? '',
-                  priceMicrostx: input.feed.price_stx,
-                  sourceType: source.sourceType,
-                  sourceSettings: source.sourceSettings,
-                  status: 'active',
-                },
-                { client: trx }
-              )
-            : undefined
-        return { provider: created, feed: firstFeed }
+        const first = input.feed && source ? newFeed(created.id, input.feed, source) : undefined
+        await first?.feed.useTransaction(trx).save()
+        return { provider: created, feed: first?.feed, pushSecret: first?.pushSecret }
       })
       this.directory.forget()
-      return { provider, feed, hmacSecret: secret?.secret }
+      return { provider, feed, hmacSecret: secret?.secret, pushSecret }
     } catch (error) {
       if (isUniqueViolation(error, 'providers_handle_key')) throw new E_HANDLE_TAKEN([input.handle])
       throw error

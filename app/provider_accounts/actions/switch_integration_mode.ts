@@ -4,6 +4,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
+import { grantPushSecret } from '#feeds/push_secrets'
 import { E_MODE_UNCHANGED } from '#provider_accounts/exceptions'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
@@ -16,7 +17,8 @@ import type { ModeSwitchInput } from '#provider_accounts/validators'
  * revenue and history; every live feed gets the new mode's source settings
  * (all given in the same request, validated before anything changes).
  * Leaving Partner Bridge revokes the secret; entering it issues a new one,
- * shown once in the answer.
+ * shown once in the answer, as are the push secrets of feeds that now take
+ * webhook pushes and had none (a feed keeps its push secret across switches).
  */
 @inject()
 export class SwitchIntegrationMode {
@@ -67,12 +69,15 @@ export class SwitchIntegrationMode {
       provider.hmacKeyEncrypted = secret?.encryptedKey ?? null
       provider.hmacSecretIssuedAt = secret ? DateTime.now() : null
       await provider.useTransaction(trx).save()
+      const pushSecrets: Record<string, string> = {}
       for (const [index, feed] of liveFeeds.entries()) {
         feed.sourceType = sources[index].sourceType
         feed.sourceSettings = sources[index].sourceSettings
+        const pushSecret = grantPushSecret(feed, sources[index].receives)
+        if (pushSecret) pushSecrets[feed.slug] = pushSecret
         await feed.useTransaction(trx).save()
       }
-      return { provider, feeds: liveFeeds, hmacSecret: secret?.secret }
+      return { provider, feeds: liveFeeds, hmacSecret: secret?.secret, pushSecrets }
     })
     this.directory.forget()
     for (const feed of result.feeds) this.cache.forgetFeed(feed.id)

@@ -3,27 +3,36 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { rotatePartnerSecret } from '#provider_accounts/actions/rotate_partner_secret'
 import { SwitchIntegrationMode } from '#provider_accounts/actions/switch_integration_mode'
 import { TestPartnerHandshake } from '#provider_accounts/actions/test_partner_handshake'
-import { privateProviderView } from '#provider_accounts/provider_views'
+import { OwnerViews } from '#provider_accounts/owner_views'
+import { FirstPoll } from '#feeds/first_poll'
 import { switchModeValidator } from '#provider_accounts/validators'
 
-/** Integration mode, the Partner Bridge secret and its handshake test. */
+/**
+ * Integration mode, the Partner Bridge secret and its handshake test. A mode
+ * switch answers the secrets it issued (once) and its polled feeds' first polls.
+ */
 @inject()
 export default class PartnerBridgeController {
   constructor(
     private switchIntegrationMode: SwitchIntegrationMode,
-    private handshake: TestPartnerHandshake
+    private handshake: TestPartnerHandshake,
+    private firstPoll: FirstPoll,
+    private views: OwnerViews
   ) {}
 
   async switchMode({ auth, params, request }: HttpContext) {
     const input = await request.validateUsing(switchModeValidator)
-    const { provider, feeds, hmacSecret } = await this.switchIntegrationMode.execute(
+    const { provider, feeds, hmacSecret, pushSecrets } = await this.switchIntegrationMode.execute(
       String(params.id),
       auth.getUserOrFail().walletAddress,
       input
     )
+    const firstPolls = await this.firstPoll.ofEach(feeds)
     return {
-      provider: privateProviderView(provider, feeds),
+      provider: await this.views.provider(provider, feeds),
       ...(hmacSecret ? { hmac_secret: hmacSecret } : {}),
+      ...(Object.keys(pushSecrets).length > 0 ? { push_secrets: pushSecrets } : {}),
+      ...(Object.keys(firstPolls).length > 0 ? { first_polls: firstPolls } : {}),
     }
   }
 

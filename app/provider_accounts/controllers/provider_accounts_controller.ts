@@ -1,14 +1,13 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import Provider from '#models/provider'
-import { RegisterProvider } from '#provider_accounts/actions/register_provider'
-import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
-import { UpdateProviderProfile } from '#provider_accounts/actions/update_provider_profile'
-import { ownedProvider } from '#provider_accounts/provider_access'
-import { privateFeedView, privateProviderView } from '#provider_accounts/provider_views'
-import { registerProviderValidator, updateProfileValidator } from '#provider_accounts/validators'
 import { FirstPoll } from '#feeds/first_poll'
-import { FeedSnapshots } from '#feeds/feed_snapshots'
+import Provider from '#models/provider'
+import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
+import { RegisterProvider } from '#provider_accounts/actions/register_provider'
+import { UpdateProviderProfile } from '#provider_accounts/actions/update_provider_profile'
+import { OwnerViews } from '#provider_accounts/owner_views'
+import { ownedProvider } from '#provider_accounts/provider_access'
+import { registerProviderValidator, updateProfileValidator } from '#provider_accounts/validators'
 
 /** Registration, profile edits and the owner's private views. */
 @inject()
@@ -18,19 +17,20 @@ export default class ProviderAccountsController {
     private register: RegisterProvider,
     private updateProfile: UpdateProviderProfile,
     private firstPoll: FirstPoll,
-    private snapshots: FeedSnapshots
+    private views: OwnerViews
   ) {}
 
   async store({ auth, request, response }: HttpContext) {
     const input = await request.validateUsing(registerProviderValidator)
     const wallet = auth.getUserOrFail().walletAddress
-    const { provider, feed, hmacSecret } = await this.register.execute(wallet, input)
+    const { provider, feed, hmacSecret, pushSecret } = await this.register.execute(wallet, input)
     const firstPoll = feed ? await this.firstPoll.of(feed) : undefined
     return response.status(201).send({
-      provider: privateProviderView(provider, feed ? [feed] : []),
-      ...(feed ? { feed: privateFeedView(provider, feed) } : {}),
+      provider: await this.views.provider(provider, feed ? [feed] : []),
+      ...(feed ? { feed: await this.views.feed(provider, feed) } : {}),
       ...(firstPoll ? { first_poll: firstPoll } : {}),
       ...(hmacSecret ? { hmac_secret: hmacSecret } : {}),
+      ...(pushSecret ? { push_secret: pushSecret } : {}),
     })
   }
 
@@ -42,15 +42,15 @@ export default class ProviderAccountsController {
       )
       .orderBy('created_at')
     return {
-      providers: providers.map((provider) => privateProviderView(provider, provider.feeds)),
+      providers: await Promise.all(
+        providers.map((provider) => this.views.provider(provider, provider.feeds))
+      ),
     }
   }
 
   async show({ auth, params }: HttpContext) {
     const provider = await ownedProvider(String(params.id), auth.getUserOrFail().walletAddress)
-    const feeds = await this.feeds.liveFeeds(provider)
-    const health = await this.snapshots.healthOf(feeds.map((feed) => feed.id))
-    return { provider: privateProviderView(provider, feeds, health) }
+    return { provider: await this.views.provider(provider, await this.feeds.liveFeeds(provider)) }
   }
 
   async update({ auth, params, request }: HttpContext) {
@@ -60,6 +60,6 @@ export default class ProviderAccountsController {
       auth.getUserOrFail().walletAddress,
       patch
     )
-    return { provider: privateProviderView(provider, feeds) }
+    return { provider: await this.views.provider(provider, feeds) }
   }
 }

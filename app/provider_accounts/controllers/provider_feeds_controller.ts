@@ -1,45 +1,66 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import { FirstPoll } from '#feeds/first_poll'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
-import { privateFeedView } from '#provider_accounts/provider_views'
+import { OwnerViews } from '#provider_accounts/owner_views'
+import { ownedFeed } from '#provider_accounts/provider_access'
 import {
   createFeedValidator,
   feedStateValidator,
   updateFeedValidator,
 } from '#provider_accounts/validators'
-import { FirstPoll } from '#feeds/first_poll'
 
-/** The owner's feed management: create, edit, pause/resume, delete. */
+/**
+ * The owner's feed management: create, show, edit, pause/resume, delete. A
+ * new or changed polled source is fetched once at once (`first_poll`); a
+ * new push source's secret is in this answer only (`push_secret`).
+ */
 @inject()
 export default class ProviderFeedsController {
   constructor(
     private feeds: ManageFeeds,
-    private firstPoll: FirstPoll
+    private firstPoll: FirstPoll,
+    private views: OwnerViews
   ) {}
 
   async store({ auth, params, request, response }: HttpContext) {
     const input = await request.validateUsing(createFeedValidator)
-    const { provider, feed } = await this.feeds.create(
+    const { provider, feed, pushSecret } = await this.feeds.create(
       String(params.id),
       auth.getUserOrFail().walletAddress,
       input
     )
     const firstPoll = await this.firstPoll.of(feed)
     return response.status(201).send({
-      feed: privateFeedView(provider, feed),
+      feed: await this.views.feed(provider, feed),
       ...(firstPoll ? { first_poll: firstPoll } : {}),
+      ...(pushSecret ? { push_secret: pushSecret } : {}),
     })
+  }
+
+  async show({ auth, params }: HttpContext) {
+    const { provider, feed } = await ownedFeed(
+      String(params.id),
+      auth.getUserOrFail().walletAddress,
+      String(params.slug)
+    )
+    return { feed: await this.views.feed(provider, feed) }
   }
 
   async update({ auth, params, request }: HttpContext) {
     const patch = await request.validateUsing(updateFeedValidator)
-    const { provider, feed } = await this.feeds.update(
+    const { provider, feed, pushSecret, changesSource } = await this.feeds.update(
       String(params.id),
       auth.getUserOrFail().walletAddress,
       String(params.slug),
       patch
     )
-    return { feed: privateFeedView(provider, feed) }
+    const firstPoll = changesSource ? await this.firstPoll.of(feed) : undefined
+    return {
+      feed: await this.views.feed(provider, feed),
+      ...(firstPoll ? { first_poll: firstPoll } : {}),
+      ...(pushSecret ? { push_secret: pushSecret } : {}),
+    }
   }
 
   async setState({ auth, params, request }: HttpContext) {
@@ -50,7 +71,7 @@ export default class ProviderFeedsController {
       String(params.slug),
       active
     )
-    return { feed: privateFeedView(provider, feed) }
+    return { feed: await this.views.feed(provider, feed) }
   }
 
   async destroy({ auth, params, response }: HttpContext) {

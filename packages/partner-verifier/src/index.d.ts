@@ -76,7 +76,9 @@ export type HeadersInput = Headers | Record<string, string | string[] | undefine
 
 export interface VerifyOptions {
   /** The `tbs_…` secret, or several (old and new) while a deploy rolls out. */
-  secret: string | string[]
+  secret?: string | string[]
+  /** Instead of `secret`: K = deriveKey(secret), or several (a server that stores only K). */
+  key?: Uint8Array | Uint8Array[]
   method: string
   /** The path and query from the request line, or a full URL (its pathname + search is used). */
   url: string | URL

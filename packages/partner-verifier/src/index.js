@@ -91,6 +91,7 @@ const defaultReplayStore = createMemoryReplayStore()
  */
 export function verifyTollboothRequest({
   secret,
+  key,
   method,
   url,
   headers,
@@ -99,11 +100,7 @@ export function verifyTollboothRequest({
   replayStore = defaultReplayStore,
   toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
 }) {
-  const secrets = [secret].flat()
-  if (secrets.length === 0) {
-    throw new TypeError('secret must be a string or a non-empty array of strings')
-  }
-  const keys = secrets.map(deriveKey)
+  const keys = verificationKeys(secret, key)
 
   const id = readHeader(headers, HEADER.id)
   const timestamp = readHeader(headers, HEADER.timestamp)
@@ -140,6 +137,22 @@ export function verifyTollboothRequest({
     fresh ? { ok: true, id, provider, timestamp: seconds } : failure('replayed')
   const fresh = replayStore.checkAndRemember(id, expiresAtMs, nowMs)
   return typeof fresh?.then === 'function' ? fresh.then(settle) : settle(fresh)
+}
+
+/** K for each secret given, or the derived keys themselves (a server that stores only K). */
+function verificationKeys(secret, key) {
+  if (key !== undefined) {
+    const keys = [key].flat()
+    if (keys.length === 0 || !keys.every((one) => one instanceof Uint8Array && one.length === 32)) {
+      throw new TypeError('key must be a 32-byte Buffer/Uint8Array (deriveKey), or an array of them')
+    }
+    return keys
+  }
+  const secrets = [secret].flat()
+  if (secrets.length === 0) {
+    throw new TypeError('secret must be a string or a non-empty array of strings')
+  }
+  return secrets.map(deriveKey)
 }
 
 /**

@@ -130,6 +130,15 @@ describe('verifyTollboothRequest', () => {
     assert.throws(() => verify({ secret: undefined }), TypeError)
   })
 
+  it('verifies with the derived key instead of the secret', () => {
+    const other = deriveKey(`tbs_${randomBytes(32).toString('base64url')}`)
+    assert.equal(verify({ secret: undefined, key: deriveKey(SECRET) }).ok, true)
+    assert.equal(verify({ secret: undefined, key: [other, deriveKey(SECRET)] }).ok, true)
+    assert.equal(verify({ secret: undefined, key: other }).reason, 'bad_signature')
+    assert.throws(() => verify({ secret: undefined, key: Buffer.from('short') }), TypeError)
+    assert.throws(() => verify({ secret: undefined, key: [] }), TypeError)
+  })
+
   it('accepts timestamps up to the tolerance away, in both directions', () => {
     for (const offset of [-300, 300]) {
       const headers = signed({ timestamp: VECTOR.timestamp + offset })

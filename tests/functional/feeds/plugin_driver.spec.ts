@@ -105,7 +105,7 @@ test.group('A source driver of your own', (group) => {
     assert.equal(unregistered.body().error.code, 'source_type_unavailable')
     assert.equal(
       unregistered.body().error.fields[0].message,
-      'The source type test_plugin is not available on this marketplace; a Hosted Mirror feed can use codehost_raw, objectstore_url'
+      'The source type test_plugin is not available on this marketplace; a Hosted Mirror feed can use codehost_raw, objectstore_url, webhook_push, manual_upload'
     )
   })
 
@@ -129,19 +129,21 @@ test.group('A source driver of your own', (group) => {
         .bearerToken(owner.token)
         .json({ integration_mode: 'hosted_mirror', feeds })
 
-    const notYet = await switchTo([
+    const unknown = await switchTo([
       { slug: 'prices', source: { type: 'test_plugin', edition: 'first' } },
-      { slug: 'dump', source: { type: 'webhook_push' } },
+      { slug: 'dump', source: { type: 'carrier_pigeon' } },
     ])
-    notYet.assertStatus(422)
-    assert.equal(notYet.body().error.code, 'source_type_unavailable')
-    assert.equal(notYet.body().error.fields[0].field, 'feeds.1.source.type')
+    unknown.assertStatus(422)
+    assert.equal(unknown.body().error.code, 'source_type_unavailable')
+    assert.equal(unknown.body().error.fields[0].field, 'feeds.1.source.type')
 
     const switched = await switchTo([
       { slug: 'prices', source: { type: 'test_plugin', edition: 'first' } },
-      { slug: 'dump', source: { type: 'codehost_raw', url: 'http://127.0.0.1:9/dump.json' } },
+      { slug: 'dump', source: { type: 'webhook_push' } },
     ])
     switched.assertStatus(200)
+    assert.deepEqual(Object.keys(switched.body().push_secrets), ['dump'])
+    assert.match(switched.body().push_secrets.dump, /^tbp_[\w-]{43}$/)
     assert.sameDeepMembers(
       switched
         .body()
@@ -151,7 +153,7 @@ test.group('A source driver of your own', (group) => {
         ]),
       [
         ['prices', 'test_plugin'],
-        ['dump', 'codehost_raw'],
+        ['dump', 'webhook_push'],
       ]
     )
     const response = await pay(client, '/feeds/p/acme-data/prices')

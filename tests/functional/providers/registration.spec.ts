@@ -54,7 +54,7 @@ test.group('Provider registration', (group) => {
     const row = await db.from('providers').where('handle', 'acme-data').firstOrFail()
     assert.notInclude(JSON.stringify(row), secret)
     const stored = await Provider.findByOrFail('handle', 'acme-data')
-    assert.deepEqual(partnerSecrets.keyOf(stored), deriveKey(secret))
+    assert.deepEqual(partnerSecrets.keyOf(stored.hmacKeyEncrypted), deriveKey(secret))
 
     // The secret is never shown again.
     const view = await client.get(`/providers/id/${provider.id}`).bearerToken(owner.token)
@@ -135,19 +135,25 @@ test.group('Provider registration', (group) => {
     badUrl.assertStatus(422)
     assert.equal(badUrl.body().error.code, 'invalid_source_url')
 
-    const notYet = await mirror({ type: 'manual_upload' })
-    notYet.assertStatus(422)
-    assert.equal(notYet.body().error.code, 'source_type_unavailable')
-    assert.equal(
-      notYet.body().error.fields[0].message,
-      'The source type manual_upload is not available on this marketplace; a Hosted Mirror feed can use codehost_raw, objectstore_url'
-    )
+    const uploadWithUrl = await mirror({ type: 'manual_upload', url: 'https://example.com/p.json' })
+    uploadWithUrl.assertStatus(422)
+    assert.deepEqual(uploadWithUrl.body().error.fields, [
+      {
+        field: 'feed.source.url',
+        message: 'manual_upload sources take no url: the provider sends the documents',
+        rule: 'not_a_setting',
+      },
+    ])
 
     for (const type of ['builtin', 'partner_bridge', 'carrier_pigeon']) {
       const refused = await mirror({ type, source_path: '/x' })
       refused.assertStatus(422)
       assert.equal(refused.body().error.code, 'source_type_unavailable')
       assert.equal(refused.body().error.fields[0].field, 'feed.source.type')
+      assert.equal(
+        refused.body().error.fields[0].message,
+        `The source type ${type} is not available on this marketplace; a Hosted Mirror feed can use codehost_raw, objectstore_url, webhook_push, manual_upload`
+      )
     }
     const rows = await db.from('providers').count('* as total').firstOrFail()
     assert.equal(Number(rows.total), 0)

@@ -13,11 +13,8 @@ import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { MirrorPoller } from '#feeds/mirror_poller'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
-import {
-  MirrorFailure,
-  type MirrorFailureKind,
-  UrlMirrorDriver,
-} from '#feeds/drivers/url_mirror_driver'
+import { UrlMirrorDriver } from '#feeds/drivers/url_mirror_driver'
+import { MirrorFailure, type MirrorFailureKind } from '#feeds/mirror_failure'
 import Feed from '#models/feed'
 import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
@@ -597,7 +594,7 @@ test.group('mirrors:poll', (group) => {
     assert.equal(first.polled + second.polled, 1)
     assert.equal(source.hits('/live.json'), 1)
     const state = await new FeedSnapshots(db, new ManualClock()).state(feed.id)
-    assert.isAbove(state!.nextPollAt.getTime(), Date.now() + 50_000)
+    assert.isAbove(state!.nextPollAt!.getTime(), Date.now() + 50_000)
     assert.isNotNull(state!.lastSuccessAt)
 
     // Not due again within the interval.
@@ -630,7 +627,7 @@ test.group('mirrors:poll', (group) => {
     await poller.run()
     const backedOff = (await snapshots.state(feed.id))!
     assert.equal(backedOff.failures, 2)
-    assert.isAbove(backedOff.nextPollAt.getTime(), Date.now() + 110_000)
+    assert.isAbove(backedOff.nextPollAt!.getTime(), Date.now() + 110_000)
 
     const stats = await db.from('feed_stats').where('feed_id', feed.id).firstOrFail()
     assert.equal(Number(stats.source_calls), 4)

@@ -1,0 +1,71 @@
+import { inject } from '@adonisjs/core'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { Clock } from '#core/clock'
+import {
+  E_DOCUMENT_TOO_LARGE,
+  E_NOT_A_JSON_DOCUMENT,
+  E_NOT_A_PUSH_FEED,
+  E_NOT_AN_UPLOAD_FEED,
+} from '#feeds/exceptions'
+import { type FeedSnapshot, FeedSnapshots } from '#feeds/feed_snapshots'
+import { FeedSourceManager } from '#feeds/feed_source_manager'
+import type { ReceivedDocuments } from '#feeds/source_driver'
+import type Feed from '#models/feed'
+
+/**
+ * Documents a provider sends (webhook pushes, uploads) becoming a feed's
+ * current snapshot: only for a feed whose source driver receives them that
+ * way, only a JSON object or array within the driver's size cap. A refused
+ * document changes nothing.
+ */
+@inject()
+export class DocumentIntake {
+  constructor(
+    private sources: FeedSourceManager,
+    private snapshots: FeedSnapshots,
+    private clock: Clock
+  ) {}
+
+  /** How the feed's source receives documents; refuses a feed that does not receive them `via`. */
+  async receiving(feed: Feed, via: ReceivedDocuments['via']): Promise<ReceivedDocuments> {
+    const { receives } = await this.sources.use(feed.sourceType)
+    if (receives?.via === via) return receives
+    throw via === 'push'
+      ? new E_NOT_A_PUSH_FEED([feed.slug])
+      : new E_NOT_AN_UPLOAD_FEED([feed.slug])
+  }
+
+  /** Stores `body` as the feed's current snapshot, in `client`'s transaction when given. */
+  async accept(
+    feed: Feed,
+    body: string | null,
+    receives: ReceivedDocuments,
+    client?: TransactionClientContract
+  ): Promise<FeedSnapshot> {
+    const text = (body ?? '').replace(/^\uFEFF/, '')
+    const size = Buffer.byteLength(text)
+    if (size > receives.maxBytes) throw new E_DOCUMENT_TOO_LARGE([size, receives.maxBytes])
+    const data = documentOf(text)
+    const snapshot = await this.snapshots.store(
+      feed.id,
+      { body: text, data, lastUpdated: this.clock.now() },
+      client
+    )
+    await this.snapshots.recordReceived(feed.id, client)
+    return snapshot
+  }
+}
+
+function documentOf(text: string): object {
+  if (text.trim() === '') throw new E_NOT_A_JSON_DOCUMENT(['an empty body'])
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    throw new E_NOT_A_JSON_DOCUMENT(['text that does not parse as JSON'])
+  }
+  if (data === null || typeof data !== 'object') {
+    throw new E_NOT_A_JSON_DOCUMENT([data === null ? 'null' : `a JSON ${typeof data}`])
+  }
+  return data
+}

@@ -1,0 +1,28 @@
+import { DateTime } from 'luxon'
+import { signingSecrets } from '#core/signing_secrets'
+import type { ReceivedDocuments } from '#feeds/source_driver'
+import type Feed from '#models/feed'
+
+/** webhook_push secrets (`tbp_…`): the provider signs its pushes with K (Tollbooth signature v1). */
+export const pushSecrets = signingSecrets('tbp_', 'webhook push')
+
+/** Gives the feed a new push secret (the old one stops at once); returns it, to be shown once. */
+export function issuePushSecret(feed: Feed): string {
+  const issued = pushSecrets.issue()
+  feed.pushKeyEncrypted = issued.encryptedKey
+  feed.pushSecretIssuedAt = DateTime.now()
+  return issued.secret
+}
+
+/**
+ * A feed whose source takes pushes gets its push secret when it has none.
+ * A feed keeps its secret across source and mode changes (ARCHITECTURE §11):
+ * only rotation replaces it. Returns a new secret, to be shown once.
+ */
+export function grantPushSecret(
+  feed: Feed,
+  receives: ReceivedDocuments | undefined
+): string | undefined {
+  if (receives?.via !== 'push' || feed.pushKeyEncrypted) return undefined
+  return issuePushSecret(feed)
+}

@@ -1,0 +1,24 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { DocumentIntake } from '#feeds/document_intake'
+import { issuePushSecret } from '#feeds/push_secrets'
+import { ownedFeed } from '#provider_accounts/provider_access'
+
+/**
+ * A new push secret for a webhook_push feed, shown once. The old one stops
+ * at once: every push reads the feed's key.
+ */
+@inject()
+export class RotatePushSecret {
+  constructor(private intake: DocumentIntake) {}
+
+  async execute(providerId: string, wallet: string, slug: string): Promise<string> {
+    return db.transaction(async (trx) => {
+      const { feed } = await ownedFeed(providerId, wallet, slug, trx)
+      await this.intake.receiving(feed, 'push')
+      const secret = issuePushSecret(feed)
+      await feed.useTransaction(trx).save()
+      return secret
+    })
+  }
+}
