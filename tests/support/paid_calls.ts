@@ -1,11 +1,13 @@
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
+import type { ApiClient } from '@japa/api-client'
 import type { Group } from '@japa/runner/core'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
+import { SENDER, transfer } from '#tests/support/devnet'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
@@ -111,4 +113,31 @@ export function usePaidCallStack(
     }
   })
   return stack
+}
+
+/**
+ * A buyer paying from the devnet's funded sender: `pay(client, path)` asks
+ * for the 402 quote, then sends the call again with a transfer of the quoted
+ * amount at the sender's next nonce as the devnet counts it (mempool
+ * included), so a payment the service refused without broadcasting does not
+ * leave a gap.
+ */
+export function useBuyer(stack: PaidCallStack) {
+  return {
+    async pay(client: ApiClient, path: string) {
+      const quote = await client.get(path)
+      quote.assertStatus(402)
+      const required = quote.body() as PaymentRequired
+      const amount = BigInt(required.accepts[0].amount)
+      const nonces = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
+      const { possible_next_nonce: nonce } = (await nonces.json()) as {
+        possible_next_nonce: number
+      }
+      const tx = await transfer({ recipient: stack.payTo, amount, nonce: BigInt(nonce) })
+      const response = await client
+        .get(path)
+        .header('payment-signature', paymentHeader(required, tx.serialize()))
+      return { response, tx }
+    },
+  }
 }

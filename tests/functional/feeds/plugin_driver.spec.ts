@@ -1,15 +1,13 @@
 import { test } from '@japa/runner'
-import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { Ledger, accounts } from '#ledger/ledger'
-import { transfer } from '#tests/support/devnet'
 import {
   FIXED_DOCUMENT_UPDATED_AT,
   FixedDocumentDriver,
 } from '#tests/support/fixed_document_driver'
-import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, postRegistration, registerProvider } from '#tests/support/providers'
 
 /**
@@ -20,11 +18,10 @@ import { newOwner, postRegistration, registerProvider } from '#tests/support/pro
  */
 test.group('A source driver of your own', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
+  const buyer = useBuyer(stack)
   let driver: FixedDocumentDriver
-  let nonce = 0n
 
   group.each.setup(() => {
-    nonce = 0n
     driver = new FixedDocumentDriver()
     sources.extend(
       'test_plugin',
@@ -39,13 +36,6 @@ test.group('A source driver of your own', (group) => {
       partner_endpoint: undefined,
       feed: { slug: 'prices', display_name: 'Prices', price_stx: '0.005', source },
     }
-  }
-
-  async function pay(client: ApiClient, path: string) {
-    const quote = await client.get(path)
-    quote.assertStatus(402)
-    const tx = await transfer({ recipient: stack.payTo, amount: 5_000n, nonce: nonce++ })
-    return client.get(path).header('payment-signature', paymentHeader(quote.body(), tx.serialize()))
   }
 
   test('a Hosted Mirror provider sells a feed through it, from registration to a paid call', async ({
@@ -63,7 +53,7 @@ test.group('A source driver of your own', (group) => {
       source: { type: 'test_plugin', edition: 'first' },
     })
 
-    const response = await pay(client, '/feeds/p/acme-data/prices')
+    const { response: response } = await buyer.pay(client, '/feeds/p/acme-data/prices')
 
     response.assertStatus(200)
     assert.deepEqual(response.body().data, {
@@ -156,7 +146,7 @@ test.group('A source driver of your own', (group) => {
         ['dump', 'webhook_push'],
       ]
     )
-    const response = await pay(client, '/feeds/p/acme-data/prices')
+    const { response: response } = await buyer.pay(client, '/feeds/p/acme-data/prices')
     response.assertStatus(200)
     assert.equal(response.body().data.edition, 'first')
   })

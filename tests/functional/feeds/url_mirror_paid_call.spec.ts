@@ -1,12 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
-import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { MirrorPoller } from '#feeds/mirror_poller'
-import { transfer } from '#tests/support/devnet'
-import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, postRegistration } from '#tests/support/providers'
 
 const LAST_MODIFIED = 'Mon, 23 Nov 2026 09:00:00 GMT'
@@ -26,23 +24,15 @@ async function startCodeHost(document: () => unknown) {
 
 test.group('A URL-mirrored feed, end to end', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
+  const buyer = useBuyer(stack)
   let document: unknown = { BTC: 97_000 }
   let host: Awaited<ReturnType<typeof startCodeHost>>
-  let nonce = 0n
 
   group.each.setup(async () => {
-    nonce = 0n
     document = { BTC: 97_000 }
     host = await startCodeHost(() => document)
     return () => host.close()
   })
-
-  async function pay(client: ApiClient, path: string) {
-    const quote = await client.get(path)
-    quote.assertStatus(402)
-    const tx = await transfer({ recipient: stack.payTo, amount: 5_000n, nonce: nonce++ })
-    return client.get(path).header('payment-signature', paymentHeader(quote.body(), tx.serialize()))
-  }
 
   function mirrorRegistration(url: string) {
     return {
@@ -82,7 +72,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     assert.isString(health.last_success_at)
     assert.match(health.snapshot.content_hash, /^sha256:[0-9a-f]{64}$/)
 
-    const paid = await pay(client, '/feeds/p/acme-data/prices')
+    const { response: paid } = await buyer.pay(client, '/feeds/p/acme-data/prices')
 
     paid.assertStatus(200)
     assert.deepEqual(paid.body().data, { BTC: 97_000 }, 'the stored snapshot, not the source')
@@ -100,7 +90,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
       'an edited source is polled at once'
     )
     assert.equal(edited.body().feed.source_health.snapshot.version, 2)
-    const repaid = await pay(client, '/feeds/p/acme-data/prices')
+    const { response: repaid } = await buyer.pay(client, '/feeds/p/acme-data/prices')
     assert.deepEqual(repaid.body().data, { BTC: 98_000 })
   })
 
@@ -127,13 +117,12 @@ test.group('A URL-mirrored feed, end to end', (group) => {
       snapshot: null,
     })
 
-    const before = await pay(client, '/feeds/p/acme-data/prices')
+    const { response: before } = await buyer.pay(client, '/feeds/p/acme-data/prices')
     before.assertStatus(503)
     before.assertBodyContains({ error: { code: 'source_unavailable' } })
     const confirmed = await db.from('payments').where('status', 'confirmed').count('* as count')
     assert.equal(Number(confirmed[0].count), 0, 'nothing charged')
 
-    nonce = 0n // the refused transfer was never broadcast: its nonce is still the payer's next
     const poller = await app.container.make(MirrorPoller)
     const summary = await poller.run()
     assert.equal(summary.failed, 0, 'nothing due yet: it backs off')

@@ -8,7 +8,7 @@ import { Ledger, accounts } from '#ledger/ledger'
 import { OutboundClient } from '#outbound/outbound_client'
 import { verifyTollboothRequest } from '#partner_verifier'
 import { SENDER, transfer } from '#tests/support/devnet'
-import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { decodeHeader, paymentHeader, useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import {
   type PartnerBehaviour,
   startPartnerServer,
@@ -26,11 +26,10 @@ const BROKEN_PARTNERS: Record<string, PartnerBehaviour> = {
 
 test.group('Partner Bridge', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
+  const buyer = useBuyer(stack)
   let partner: PartnerServer
-  let nonce = 0n
 
   group.each.setup(async () => {
-    nonce = 0n
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
     // Short partner time-outs so a hanging partner costs the test 300 ms, not 5 s.
     sources.extend(
@@ -60,15 +59,7 @@ test.group('Partner Bridge', (group) => {
     return { owner, providerId: body.provider.id }
   }
 
-  async function pay(client: ApiClient, path = FEED) {
-    const quote = await client.get(path)
-    quote.assertStatus(402)
-    const tx = await transfer({ recipient: stack.payTo, amount: 5_000n, nonce: nonce++ })
-    const response = await client
-      .get(path)
-      .header('payment-signature', paymentHeader(quote.body(), tx.serialize()))
-    return { response, tx }
-  }
+  const pay = (client: ApiClient, path = FEED) => buyer.pay(client, path)
 
   async function providerBalance(providerId: string) {
     const ledger = await app.container.make(Ledger)

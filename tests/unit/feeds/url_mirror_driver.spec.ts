@@ -12,7 +12,7 @@ import { FeedReader } from '#feeds/feed_reader'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { MirrorPoller } from '#feeds/mirror_poller'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
-import { type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
+import { type FeedSourceDriver, type SourceProbe, SourceUnavailable } from '#feeds/source_driver'
 import { UrlMirrorDriver } from '#feeds/drivers/url_mirror_driver'
 import { MirrorFailure, type MirrorFailureKind } from '#feeds/mirror_failure'
 import Feed from '#models/feed'
@@ -387,6 +387,42 @@ test.group('URL mirror source requests (what a poll reads)', (group) => {
     assert.equal(failure.kind, 'unreachable')
     assert.equal(failure.message, 'nowhere.test is unreachable')
   })
+
+  test('the source test tells ok from each failure kind, and stores nothing')
+    .with([
+      { url: '/prices.json', result: 'ok', status: 200 },
+      { url: '/page.html', result: 'not_json', status: null },
+      { url: '/scalar.json', result: 'not_json', status: null },
+      { url: '/big.json', result: 'too_large', status: null },
+      { url: '/error.json', result: 'http_error', status: 500 },
+      { url: '/hang.json', result: 'timeout', status: null },
+      { url: 'http://nowhere.test/data.json', result: 'unreachable', status: null },
+      {
+        url: `/moved.json?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`,
+        result: 'refused_target',
+        status: null,
+      },
+    ] satisfies { url: string; result: SourceProbe['result']; status: number | null }[])
+    .run(async ({ assert, cleanup }, { url, result, status }) => {
+      const guarded = driver({}, { isAllowedAddress: (address) => address === '127.0.0.1' })
+      const feed = await createFeed({
+        slug: `probe-${result.replace('_', '-')}-${url.length}`,
+        sourceType: 'codehost_raw',
+        sourceSettings: { url: url.startsWith('/') ? `${source.url}${url}` : url },
+      })
+
+      cleanup(() => feed.delete())
+      const probe = await guarded.probe(feed)
+
+      assert.equal(probe.result, result, probe.message)
+      assert.equal(probe.http_status, status)
+      assert.isAtLeast(probe.latency_ms, 0)
+      if (result === 'ok') {
+        assert.equal(probe.message, `127.0.0.1:${source.port} answered a JSON document`)
+        assert.isAbove(probe.size_bytes!, 0)
+      }
+      assert.isNull(await new FeedSnapshots(db, new ManualClock()).current(feed.id))
+    })
 
   test("no per-process cache; the poll interval is the feed's (300 s when unset)", ({ assert }) => {
     const mirror: FeedSourceDriver = driver()
