@@ -207,6 +207,8 @@ export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.double(),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map((n) => `${RAW_TOKEN}${n}`),
   fc.constantFrom('1e400', '-0', '1.0000000000000000001', '-1e-400').map((n) => RAW_TOKEN + n),
+  // Deeper than JSON.stringify can write back out (JSON.parse takes it).
+  fc.constant(`${RAW_TOKEN}${'['.repeat(20_000)}${']'.repeat(20_000)}`),
   fc.boolean(),
   fc.constant(null),
   fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 5 }),
@@ -240,7 +242,7 @@ function withPath(value: Json, path: string[], replace: (old: unknown) => unknow
 }
 
 /** JSON text, with a raw number token (1e400, 2^70, -0) put in where a value asked for one. */
-function serialize(value: unknown) {
+export function jsonText(value: unknown) {
   return JSON.stringify(value).replace(/"\\u0000raw\\u0000([^"]*)"/g, '$1')
 }
 
@@ -262,7 +264,7 @@ export function bodyAround(valid: Json): fc.Arbitrary<string> {
       arbitrary: fc
         .array(mutated, { minLength: 1, maxLength: 3 })
         .map((changes) =>
-          serialize(
+          jsonText(
             changes.reduce((body, [path, value]) => withPath(body, path, () => value), valid)
           )
         ),
@@ -272,7 +274,7 @@ export function bodyAround(valid: Json): fc.Arbitrary<string> {
       arbitrary: fc
         .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra'), nastyValue)
         .map(([key, value]) =>
-          serialize(valid).replace(/^\{/, `{${JSON.stringify(key)}:${serialize(value)},`)
+          jsonText(valid).replace(/^\{/, `{${JSON.stringify(key)}:${jsonText(value)},`)
         ),
     },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
@@ -280,7 +282,7 @@ export function bodyAround(valid: Json): fc.Arbitrary<string> {
       weight: 1,
       arbitrary: fc.oneof(
         fc.string({ maxLength: 60 }),
-        fc.nat({ max: 200 }).map((cut) => serialize(valid).slice(0, cut))
+        fc.nat({ max: 200 }).map((cut) => jsonText(valid).slice(0, cut))
       ),
     }
   )
