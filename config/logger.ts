@@ -1,10 +1,13 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
-import { defineConfig, targets } from '@adonisjs/core/logger'
+import { defineConfig, destination, targets } from '@adonisjs/core/logger'
 import type { InferLoggers } from '@adonisjs/core/types'
 
+const logFile = env.get('LOG_FILE')
+
 /**
- * pino, JSON lines on stdout. Every HTTP log line carries the request id.
+ * pino, JSON lines on stdout, or appended to LOG_FILE (written synchronously,
+ * so the file is complete whenever it is read: the test run scans its own). Every HTTP log line carries the request id.
  * Secrets never reach a log: the redact list below is a last line of
  * defence, not a licence to log secret-bearing objects.
  */
@@ -32,12 +35,16 @@ const loggerConfig = defineConfig({
         ],
         censor: '[redacted]',
       },
-      transport: {
-        targets: targets()
-          .pushIf(app.inDev && process.stdout.isTTY, targets.pretty())
-          .pushIf(!(app.inDev && process.stdout.isTTY), targets.file({ destination: 1 }))
-          .toArray(),
-      },
+      ...(logFile
+        ? { destination: destination({ dest: logFile, mkdir: true, sync: true }) }
+        : {
+            transport: {
+              targets: targets()
+                .pushIf(app.inDev && process.stdout.isTTY, targets.pretty())
+                .pushIf(!(app.inDev && process.stdout.isTTY), targets.file({ destination: 1 }))
+                .toArray(),
+            },
+          }),
     },
   },
 })

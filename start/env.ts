@@ -38,6 +38,7 @@ export default await Env.create(new URL('../', import.meta.url), {
     'trace',
     'silent',
   ] as const),
+  LOG_FILE: Env.schema.string.optional(),
 
   APP_KEY: requiredIn(nodeEnv, everywhere, appKey),
 

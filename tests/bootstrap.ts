@@ -5,6 +5,7 @@ import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { createHttpServer } from '#core/malformed_requests'
+import { refuseSecretsInRunLog } from '#tests/support/run_log'
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
 
@@ -17,6 +18,9 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [() => testUtils.db().migrate()],
   teardown: [],
 }
+
+/** Run after the app has terminated, so its last log lines are scanned too. */
+export const afterTerminate = [refuseSecretsInRunLog]
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (suite.name === 'functional' || suite.name === 'bench') {

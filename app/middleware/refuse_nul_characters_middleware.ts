@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { E_INVALID_CHARACTERS } from '#core/exceptions'
+import { containsNul } from '#core/storable_json'
 
 const NUL_IN_URL = /%00|\0/
 
@@ -16,21 +17,4 @@ export default class RefuseNulCharactersMiddleware {
     }
     return next()
   }
-}
-
-/** Walks the body without recursion, so no nesting depth can overflow the stack. */
-function containsNul(body: unknown): boolean {
-  const pending: unknown[] = [body]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    if (typeof value === 'string') {
-      if (value.includes('\0')) return true
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, item] of Object.entries(value)) {
-        if (key.includes('\0')) return true
-        pending.push(item)
-      }
-    }
-  }
-  return false
 }

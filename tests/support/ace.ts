@@ -79,7 +79,6 @@ export function runAce(
           ...process.env,
           NODE_ENV: 'test',
           DATABASE_URL: testDatabaseUrl(),
-          LOG_LEVEL: 'silent',
           ...options.env,
         },
         timeout: options.timeoutMs ?? 30_000,

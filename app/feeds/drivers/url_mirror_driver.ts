@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { registerCodedRules } from '#core/coded_rules'
+import { MAX_JSON_DEPTH, isStorableAsJsonb } from '#core/storable_json'
 import type { FeedSnapshots } from '#feeds/feed_snapshots'
 import { MirrorFailure, type MirrorFailureKind } from '#feeds/mirror_failure'
 import { snapshotPayload } from '#feeds/snapshot_payload'
@@ -210,6 +211,12 @@ export class UrlMirrorDriver implements FeedSourceDriver {
       throw new MirrorFailure(
         'not_a_document',
         `${answered} answered a JSON ${data === null ? 'null' : typeof data}, not an object or array`
+      )
+    }
+    if (!isStorableAsJsonb(data)) {
+      throw new MirrorFailure(
+        'not_a_document',
+        `${answered} answered JSON that cannot be stored: a NUL character or an unpaired surrogate (\\u0000, \\ud800), or nested deeper than ${MAX_JSON_DEPTH} levels`
       )
     }
     const now = this.options.now()

@@ -1,4 +1,5 @@
 import { signTollboothRequest } from '#partner_verifier'
+import { isTooDeep } from '#core/storable_json'
 import type { OutboundClient } from '#outbound/outbound_client'
 import type { PartnerBridgeSettings } from '#feeds/partner_bridge/partner_bridge_settings'
 
@@ -69,13 +70,18 @@ export async function requestPartner(
   }
 }
 
-/** The partner's answer parsed as JSON, or not ok when it is not JSON. */
+/**
+ * The partner's answer parsed as JSON, or not ok when it is not JSON or nests
+ * deeper than we can write back out (it is served and stored as JSON text).
+ */
 export function parsePartnerJson(
   answer: PartnerAnswer
 ): { ok: true; value: unknown } | { ok: false } {
+  let value: unknown
   try {
-    return { ok: true, value: JSON.parse(answer.body.toString('utf8')) }
+    value = JSON.parse(answer.body.toString('utf8'))
   } catch {
     return { ok: false }
   }
+  return isTooDeep(value) ? { ok: false } : { ok: true, value }
 }

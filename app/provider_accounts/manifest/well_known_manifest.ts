@@ -1,5 +1,6 @@
 import { OutboundFailure, type OutboundClient } from '#outbound/outbound_client'
 import type { ManifestDocument } from '#provider_accounts/manifest/manifest_checks'
+import { MAX_JSON_DEPTH, isTooDeep } from '#core/storable_json'
 
 export const WELL_KNOWN_MANIFEST_PATH = '/.well-known/tollbooth-feeds.json'
 
@@ -114,6 +115,9 @@ function parseObject(body: Buffer): { object: ManifestDocument | null; problem?:
     value = JSON.parse(body.toString('utf8').replace(/^\uFEFF/, ''))
   } catch {
     return { object: null, problem: 'not valid JSON' }
+  }
+  if (isTooDeep(value)) {
+    return { object: null, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return { object: value as ManifestDocument }
