@@ -265,7 +265,8 @@ export const ERROR_CODES = {
   not_a_json_document: {
     status: 422,
     in: ERROR,
-    meaning: 'a pushed or uploaded body that is not a JSON object or array',
+    meaning:
+      'a pushed or uploaded body that is not a JSON object or array, or one we cannot store (an unpaired surrogate, nesting over 256 levels)',
   },
 
   // Withdrawals

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
+import { MAX_JSON_DEPTH, isStorableAsJsonb } from '#core/storable_json'
 import {
   E_DOCUMENT_TOO_LARGE,
   E_NOT_A_JSON_DOCUMENT,
@@ -66,6 +67,11 @@ function documentOf(text: string): object {
   }
   if (data === null || typeof data !== 'object') {
     throw new E_NOT_A_JSON_DOCUMENT([data === null ? 'null' : `a JSON ${typeof data}`])
+  }
+  if (!isStorableAsJsonb(data)) {
+    throw new E_NOT_A_JSON_DOCUMENT([
+      `JSON we cannot store: it holds an unpaired surrogate (\\ud800) or nests deeper than ${MAX_JSON_DEPTH} levels`,
+    ])
   }
   return data
 }

@@ -101,6 +101,7 @@ test.group('A manual_upload feed', (group) => {
       { case: 'invalid JSON', status: 400, code: 'invalid_json' },
       { case: 'a JSON number', status: 422, code: 'not_a_json_document' },
       { case: 'null', status: 422, code: 'not_a_json_document' },
+      { case: 'an unpaired surrogate', status: 422, code: 'not_a_json_document' },
       { case: 'over 1 MB', status: 413, code: 'request_entity_too_large' },
       { case: 'another wallet', status: 403, code: 'not_owner' },
       { case: 'no session', status: 401, code: 'unauthenticated' },
@@ -124,6 +125,8 @@ test.group('A manual_upload feed', (group) => {
             return upload(uploadPath, owner.token, '42')
           case 'null':
             return upload(uploadPath, owner.token, 'null')
+          case 'an unpaired surrogate':
+            return upload(uploadPath, owner.token, '{"EUR": "\\udc00"}')
           case 'over 1 MB':
             return upload(uploadPath, owner.token, JSON.stringify({ blob: 'x'.repeat(1_100_000) }))
           case 'another wallet': {

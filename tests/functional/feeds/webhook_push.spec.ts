@@ -156,6 +156,9 @@ test.group('A webhook_push feed', (group) => {
       { case: 'invalid JSON', status: 400, code: 'invalid_json' },
       { case: 'a JSON string', status: 422, code: 'not_a_json_document' },
       { case: 'an empty body', status: 422, code: 'not_a_json_document' },
+      { case: 'an unpaired surrogate', status: 422, code: 'not_a_json_document' },
+      { case: 'nesting 300 deep', status: 422, code: 'not_a_json_document' },
+      { case: 'a NUL character', status: 400, code: 'invalid_characters' },
       { case: 'over 1 MB', status: 413, code: 'request_entity_too_large' },
     ])
     .run(async ({ client, assert }, { case: refusal, status, code }) => {
@@ -196,6 +199,12 @@ test.group('A webhook_push feed', (group) => {
             return signedPush(pushSecret, '"just text"')
           case 'an empty body':
             return signedPush(pushSecret, '')
+          case 'an unpaired surrogate':
+            return signedPush(pushSecret, '{"BTC": "\\ud800"}')
+          case 'nesting 300 deep':
+            return signedPush(pushSecret, `${'['.repeat(300)}${']'.repeat(300)}`)
+          case 'a NUL character':
+            return signedPush(pushSecret, '{"BTC": "a\\u0000b"}')
           case 'over 1 MB':
             return signedPush(pushSecret, { blob: 'x'.repeat(1_100_000) })
           default:
