@@ -216,7 +216,8 @@ export const ERROR_CODES = {
   push_signature_malformed: {
     status: 401,
     in: ERROR,
-    meaning: 'X-Tollbooth-Signature is not `v1=<64 hex digits>`',
+    meaning:
+      'X-Tollbooth-Signature is not `v1=<64 hex digits>`, or X-Tollbooth-Id is over 200 characters',
   },
   push_timestamp_stale: {
     status: 401,
@@ -260,7 +261,8 @@ export const ERROR_CODES = {
   document_too_large: {
     status: 413,
     in: ERROR,
-    meaning: "a pushed or uploaded document over its source type's size cap (1 MiB by default)",
+    meaning:
+      "a pushed or uploaded document over a cap configured for its source type below the server's 1 MiB body limit (`maxBytes` in config/feeds.ts)",
   },
   not_a_json_document: {
     status: 422,

@@ -1,9 +1,11 @@
 import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
 import { MAX_JSON_DEPTH, isStorableAsJsonb } from '#core/storable_json'
 import {
   E_DOCUMENT_TOO_LARGE,
+  E_FEED_NOT_FOUND,
   E_NOT_A_JSON_DOCUMENT,
   E_NOT_A_PUSH_FEED,
   E_NOT_AN_UPLOAD_FEED,
@@ -13,15 +15,21 @@ import { FeedSourceManager } from '#feeds/feed_source_manager'
 import type { ReceivedDocuments } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 
+/** Checks of the caller's, run with the feed's row locked, before the document is stored. */
+export type IntakeCheck = (feed: Feed, trx: TransactionClientContract) => Promise<void>
+
 /**
  * Documents a provider sends (webhook pushes, uploads) becoming a feed's
  * current snapshot: only for a feed whose source driver receives them that
- * way, only a JSON object or array within the driver's size cap. A refused
- * document changes nothing.
+ * way, only a JSON object or array within the driver's size cap. The feed's
+ * row is locked and re-read for the store, so concurrent documents are
+ * stored one after the other and a feed switched away meanwhile takes none.
+ * A refused document changes nothing.
  */
 @inject()
 export class DocumentIntake {
   constructor(
+    private db: Database,
     private sources: FeedSourceManager,
     private snapshots: FeedSnapshots,
     private clock: Clock
@@ -36,24 +44,35 @@ export class DocumentIntake {
       : new E_NOT_AN_UPLOAD_FEED([feed.slug])
   }
 
-  /** Stores `body` as the feed's current snapshot, in `client`'s transaction when given. */
+  /**
+   * Stores `body` as the current snapshot of `feed`, which must receive
+   * documents `via`; `check` runs first, on the locked and re-read feed,
+   * inside the same transaction.
+   */
   async accept(
     feed: Feed,
+    via: ReceivedDocuments['via'],
     body: string | null,
-    receives: ReceivedDocuments,
-    client?: TransactionClientContract
+    check?: IntakeCheck
   ): Promise<FeedSnapshot> {
     const text = (body ?? '').replace(/^\uFEFF/, '')
     const size = Buffer.byteLength(text)
-    if (size > receives.maxBytes) throw new E_DOCUMENT_TOO_LARGE([size, receives.maxBytes])
+    const { maxBytes } = await this.receiving(feed, via)
+    if (size > maxBytes) throw new E_DOCUMENT_TOO_LARGE([size, maxBytes])
     const data = documentOf(text)
-    const snapshot = await this.snapshots.store(
-      feed.id,
-      { body: text, data, lastUpdated: this.clock.now() },
-      client
-    )
-    await this.snapshots.recordReceived(feed.id, client)
-    return snapshot
+    return this.db.transaction(async (trx) => {
+      const locked = await this.snapshots.lockFeed(feed.id, trx)
+      if (!locked) throw new E_FEED_NOT_FOUND(feed.slug)
+      await this.receiving(locked, via)
+      await check?.(locked, trx)
+      const snapshot = await this.snapshots.store(
+        locked.id,
+        { body: text, data, lastUpdated: this.clock.now() },
+        trx
+      )
+      await this.snapshots.recordReceived(locked.id, trx)
+      return snapshot
+    })
   }
 }
 

@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
+import Feed from '#models/feed'
 
 /** The stored current copy of a mirrored feed, with its source's health. */
 export interface FeedSnapshot {
@@ -135,6 +136,7 @@ export class FeedSnapshots {
     const sizeBytes = Buffer.byteLength(snapshot.body)
     const fetchedAt = new Date(this.clock.now())
     return (client ?? this.db).transaction(async (trx) => {
+      await this.lockFeed(feedId, trx)
       const current = (await trx
         .from('feed_snapshots')
         .where('feed_id', feedId)
@@ -177,6 +179,16 @@ export class FeedSnapshots {
     })
   }
 
+  /**
+   * Locks the feed's row for a snapshot change and reads it afresh (null when
+   * deleted). FOR NO KEY UPDATE serialises snapshot writers and feed edits
+   * without blocking paid calls, whose payments only key-share the row.
+   */
+  async lockFeed(feedId: string, trx: TransactionClientContract): Promise<Feed | null> {
+    await trx.rawQuery('SELECT 1 FROM feeds WHERE id = ? FOR NO KEY UPDATE', [feedId])
+    return Feed.query({ client: trx }).where('id', feedId).whereNull('deleted_at').first()
+  }
+
   /** A 304: the current snapshot is still the source's; only fetched_at moves. */
   async confirm(feedId: string) {
     await this.db.rawQuery(
@@ -198,6 +210,26 @@ export class FeedSnapshots {
       `INSERT INTO feed_source_states (feed_id, next_poll_at) VALUES (?, ?)
        ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = EXCLUDED.next_poll_at, failures = 0`,
       [feedId, now]
+    )
+  }
+
+  /** The feed now receives its documents from a new source: no snapshot, no poll state. */
+  async startReceiving(feedId: string, client: TransactionClientContract) {
+    await client.from('feed_snapshots').where('feed_id', feedId).delete()
+    await client.rawQuery(
+      `INSERT INTO feed_source_states (feed_id, next_poll_at) VALUES (?, NULL)
+       ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = NULL, last_polled_at = NULL,
+         last_success_at = NULL, last_error = NULL, last_error_kind = NULL, failures = 0`,
+      [feedId]
+    )
+  }
+
+  /** A first poll is under way: not due for `seconds`, so mirrors:poll does not poll it too. */
+  async lease(feedId: string, seconds: number) {
+    await this.db.rawQuery(
+      `INSERT INTO feed_source_states (feed_id, next_poll_at) VALUES (:feed, :until)
+       ON CONFLICT (feed_id) DO UPDATE SET next_poll_at = :until`,
+      { feed: feedId, until: new Date(this.clock.now() + seconds * 1_000) }
     )
   }
 

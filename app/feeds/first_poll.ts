@@ -1,12 +1,21 @@
 import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
 import pMap from 'p-map'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
-import { MirrorPoller } from '#feeds/mirror_poller'
+import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
 import type Feed from '#models/feed'
 
-/** What the owner is told of a new polled source: its first poll succeeded, or why it did not. */
-export type FirstPollVerdict = { result: 'ok' } | { result: 'failed'; error: string }
+/**
+ * What the owner is told of a new polled source: its first poll succeeded,
+ * or why it did not, or (beyond the polls one request makes) that
+ * mirrors:poll polls it at its next run.
+ */
+export type FirstPollVerdict =
+  { result: 'ok' } | { result: 'failed'; error: string } | { result: 'scheduled' }
+
+/** At most this many sources are polled within one request (a mode switch); the rest are scheduled. */
+export const FIRST_POLLS_PER_REQUEST = 16
 
 /**
  * Polls a newly created polled feed once, so it sells at once and its owner
@@ -21,14 +30,29 @@ export class FirstPoll {
     private poller: MirrorPoller
   ) {}
 
+  get #leaseSeconds(): number {
+    return app.config.get<number>('feeds.polling.leaseSeconds', DEFAULT_POLLING.leaseSeconds)
+  }
+
   /**
    * The verdicts of several feeds' first polls by slug (those whose source is
-   * polled), at most `concurrency` at a time.
+   * polled), at most `concurrency` at a time; past FIRST_POLLS_PER_REQUEST
+   * polled feeds, the rest are left to mirrors:poll (they are due already).
    */
   async ofEach(feeds: Feed[], concurrency = 8): Promise<Record<string, FirstPollVerdict>> {
-    const verdicts = await pMap(feeds, async (feed) => [feed.slug, await this.of(feed)] as const, {
-      concurrency: Math.max(1, concurrency),
-    })
+    let polls = 0
+    const verdicts = await pMap(
+      feeds,
+      async (feed) => {
+        const driver = await this.sources.use(feed.sourceType)
+        if (!driver.poll) return [feed.slug, undefined] as const
+        polls++
+        const verdict: FirstPollVerdict =
+          polls > FIRST_POLLS_PER_REQUEST ? { result: 'scheduled' } : (await this.of(feed))!
+        return [feed.slug, verdict] as const
+      },
+      { concurrency: Math.max(1, concurrency) }
+    )
     return Object.fromEntries(
       verdicts.filter((entry): entry is [string, FirstPollVerdict] => entry[1] !== undefined)
     )
@@ -38,7 +62,7 @@ export class FirstPoll {
   async of(feed: Feed): Promise<FirstPollVerdict | undefined> {
     const driver = await this.sources.use(feed.sourceType)
     if (!driver.poll) return undefined
-    await this.snapshots.dueNow(feed.id)
+    await this.snapshots.lease(feed.id, this.#leaseSeconds)
     if ((await this.poller.pollOne(feed)) !== 'failed') return { result: 'ok' }
     const state = await this.snapshots.state(feed.id)
     return { result: 'failed', error: state?.lastError ?? 'the source failed' }

@@ -92,7 +92,7 @@ export class MirrorPoller {
          JOIN feeds f ON f.id = s.feed_id
          WHERE (s.next_poll_at IS NULL OR s.next_poll_at <= ?) AND f.source_type IN (${placeholders})
            AND f.status = 'active' AND f.deleted_at IS NULL
-         ORDER BY s.next_poll_at
+         ORDER BY s.next_poll_at NULLS FIRST
          LIMIT ?
          FOR UPDATE OF s SKIP LOCKED
        )

@@ -24,12 +24,19 @@ export interface SignedPush {
   body: string | null
 }
 
+/** A push whose signature checked out: its id, remembered until its timestamp leaves the window. */
+export interface VerifiedPush {
+  id: string
+  expiresAtMs: number
+}
+
 /**
- * Verifies a webhook push: Tollbooth signature v1 (the Partner Bridge
- * scheme, in the other direction) under the feed's push secret, with the
- * shipped verifier. Its id is remembered in push_receipts through `trx`, so
- * a refused or rolled-back push leaves it unused, and a replay is refused on
- * every app instance.
+ * Webhook push signatures: Tollbooth signature v1 (the Partner Bridge scheme,
+ * in the other direction) under the feed's push secret, checked with the
+ * shipped verifier without touching the database. Only a verified push's id
+ * is then remembered (`remember`, in push_receipts, inside the transaction
+ * that stores the document), so a refused or rolled-back push leaves it
+ * unused and a replay is refused on every app instance.
  */
 @inject()
 export class PushSignatures {
@@ -39,12 +46,7 @@ export class PushSignatures {
     return app.config.get<number>('feeds.push.toleranceSeconds', DEFAULT_PUSH_TOLERANCE_SECONDS)
   }
 
-  async verify(
-    feed: Feed,
-    handle: string,
-    push: SignedPush,
-    trx: TransactionClientContract
-  ): Promise<void> {
+  async verify(feed: Feed, handle: string, push: SignedPush): Promise<VerifiedPush> {
     const key = pushSecrets.keyOf(feed.pushKeyEncrypted)
     if (!key) {
       throw new E_PUSH_SIGNATURE_INVALID([
@@ -57,28 +59,19 @@ export class PushSignatures {
         `X-Tollbooth-Id must be at most ${MAX_PUSH_ID_LENGTH} characters (a UUID v4 is best)`,
       ])
     }
-    const now = this.clock.now()
-    await trx
-      .from('push_receipts')
-      .where('feed_id', feed.id)
-      .where('expires_at', '<=', new Date(now))
-      .delete()
+    let verified: VerifiedPush | undefined
     const result = await verifyTollboothRequest({
       key,
       method: push.method,
       url: push.url,
       headers: push.headers,
       body: push.body ?? '',
-      now,
+      now: this.clock.now(),
       toleranceSeconds: this.toleranceSeconds,
       replayStore: {
-        checkAndRemember: async (pushId, expiresAtMs) => {
-          const remembered = await trx.rawQuery(
-            `INSERT INTO push_receipts (feed_id, push_id, expires_at) VALUES (?, ?, ?)
-             ON CONFLICT (feed_id, push_id) DO NOTHING RETURNING 1`,
-            [feed.id, pushId, new Date(expiresAtMs)]
-          )
-          return remembered.rows.length === 1
+        checkAndRemember: (pushId, expiresAtMs) => {
+          verified = { id: pushId, expiresAtMs }
+          return true
         },
       },
     })
@@ -88,6 +81,27 @@ export class PushSignatures {
         `X-Tollbooth-Provider must be the feed's provider handle, ${handle}`,
       ])
     }
+    return verified!
+  }
+
+  /**
+   * Remembers a verified push's id for the feed, or refuses a replay. Ids are
+   * forgotten one tolerance after their window closed, so app instances whose
+   * clocks differ by less than that never forget one another still accepts.
+   */
+  async remember(feedId: string, push: VerifiedPush, trx: TransactionClientContract) {
+    const forgetBefore = new Date(this.clock.now() - this.toleranceSeconds * 1_000)
+    await trx
+      .from('push_receipts')
+      .where('feed_id', feedId)
+      .where('expires_at', '<=', forgetBefore)
+      .delete()
+    const remembered = await trx.rawQuery(
+      `INSERT INTO push_receipts (feed_id, push_id, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (feed_id, push_id) DO NOTHING RETURNING 1`,
+      [feedId, push.id, new Date(push.expiresAtMs)]
+    )
+    if (remembered.rows.length === 0) throw new E_PUSH_REPLAYED()
   }
 
   #refusal(reason: VerifyFailureReason) {

@@ -22,7 +22,7 @@ export interface SourceProbe {
     'ok' | 'unreachable' | 'timeout' | 'not_json' | 'too_large' | 'http_error' | 'refused_target'
   /** The verdict in words: the host, and what went wrong. */
   message: string
-  http_status: number | null
+  upstream_status: number | null
   latency_ms: number
   /** With ok: the document's size. */
   size_bytes?: number

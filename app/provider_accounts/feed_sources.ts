@@ -11,6 +11,8 @@ export interface FeedSource {
   sourceSettings: Record<string, unknown>
   /** Set when the source sends its documents (push → the feed needs a push secret). */
   receives?: ReceivedDocuments
+  /** The source is polled by mirrors:poll. */
+  polled: boolean
 }
 
 type FieldError = { field: string; message: string; rule: string }
@@ -63,7 +65,7 @@ export class FeedSources {
       const sourceSettings = driver.validateSettings
         ? await driver.validateSettings(settings)
         : settings
-      return { sourceType, sourceSettings, receives: driver.receives }
+      return { sourceType, sourceSettings, receives: driver.receives, polled: Boolean(driver.poll) }
     } catch (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
       throw invalid(

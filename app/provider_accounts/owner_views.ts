@@ -34,7 +34,10 @@ export class OwnerViews {
   async #facts(feeds: Feed[]): Promise<Map<string, FeedSourceFacts>> {
     const health = await this.snapshots.healthOf(feeds.map((feed) => feed.id))
     const facts = new Map<string, FeedSourceFacts>()
+    const registered = new Set(this.sources.names())
     for (const feed of feeds) {
+      // A feed whose driver is no longer configured still shows, without source facts.
+      if (!registered.has(feed.sourceType)) continue
       const driver = await this.sources.use(feed.sourceType)
       facts.set(feed.id, {
         mirrored: Boolean(driver.poll || driver.receives),

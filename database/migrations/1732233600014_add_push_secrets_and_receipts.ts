@@ -24,7 +24,6 @@ export default class extends BaseSchema {
         PRIMARY KEY (feed_id, push_id)
       )
     `)
-    this.schema.raw(`CREATE INDEX push_receipts_expiry ON push_receipts (expires_at)`)
   }
 
   async down() {

@@ -149,7 +149,7 @@ export class UrlMirrorDriver implements FeedSourceDriver {
       return {
         result: 'ok',
         message: `${answer.host} answered a JSON document`,
-        http_status: answer.status,
+        upstream_status: answer.status,
         latency_ms: latency(),
         size_bytes: Buffer.byteLength(answer.body),
       }
@@ -158,7 +158,7 @@ export class UrlMirrorDriver implements FeedSourceDriver {
       return {
         result: PROBE_RESULTS[error.kind],
         message: error.message,
-        http_status: error.httpStatus,
+        upstream_status: error.httpStatus,
         latency_ms: latency(),
       }
     }

@@ -4,13 +4,11 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
-import { FeedSnapshots } from '#feeds/feed_snapshots'
-import { FeedSourceManager } from '#feeds/feed_source_manager'
 import Feed from '#models/feed'
-import { grantPushSecret } from '#feeds/push_secrets'
 import { newFeed } from '#provider_accounts/new_feed'
 import type Provider from '#models/provider'
 import { E_SLUG_TAKEN } from '#provider_accounts/exceptions'
+import { FeedSourceChange } from '#provider_accounts/feed_source_change'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { liveFeedOf, ownedProvider } from '#provider_accounts/provider_access'
 import { isUniqueViolation } from '#provider_accounts/unique_violation'
@@ -28,8 +26,7 @@ export class ManageFeeds {
     private feedSources: FeedSources,
     private directory: FeedDirectory,
     private cache: FeedCache,
-    private snapshots: FeedSnapshots,
-    private sources: FeedSourceManager
+    private sourceChange: FeedSourceChange
   ) {}
 
   /** The provider's live (not deleted) feeds, oldest first. */
@@ -78,14 +75,10 @@ export class ManageFeeds {
           forward_query: patch.forward_query ?? (current.forward_query as string[] | undefined),
           source: patch.source,
         })
-        feed.sourceType = source.sourceType
-        feed.sourceSettings = source.sourceSettings
-        pushSecret = grantPushSecret(feed, source.receives)
+        pushSecret = await this.sourceChange.apply(feed, source, trx)
+      } else {
+        await feed.useTransaction(trx).save()
       }
-      await feed.useTransaction(trx).save()
-      // A polled feed whose source changed is due now, not at its old time (FirstPoll polls it at once).
-      const driver = changesSource ? await this.sources.use(feed.sourceType) : undefined
-      if (driver?.poll) await this.snapshots.dueNow(feed.id, trx)
       return { provider, feed, pushSecret, changesSource }
     })
     this.cache.forgetFeed(updated.feed.id)

@@ -4,8 +4,8 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
-import { grantPushSecret } from '#feeds/push_secrets'
 import { E_MODE_UNCHANGED } from '#provider_accounts/exceptions'
+import { FeedSourceChange } from '#provider_accounts/feed_source_change'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
@@ -26,7 +26,8 @@ export class SwitchIntegrationMode {
     private feedSources: FeedSources,
     private feeds: ManageFeeds,
     private directory: FeedDirectory,
-    private cache: FeedCache
+    private cache: FeedCache,
+    private sourceChange: FeedSourceChange
   ) {}
 
   async execute(providerId: string, wallet: string, input: ModeSwitchInput) {
@@ -71,11 +72,8 @@ export class SwitchIntegrationMode {
       await provider.useTransaction(trx).save()
       const pushSecrets: Record<string, string> = {}
       for (const [index, feed] of liveFeeds.entries()) {
-        feed.sourceType = sources[index].sourceType
-        feed.sourceSettings = sources[index].sourceSettings
-        const pushSecret = grantPushSecret(feed, sources[index].receives)
+        const pushSecret = await this.sourceChange.apply(feed, sources[index], trx)
         if (pushSecret) pushSecrets[feed.slug] = pushSecret
-        await feed.useTransaction(trx).save()
       }
       return { provider, feeds: liveFeeds, hmacSecret: secret?.secret, pushSecrets }
     })

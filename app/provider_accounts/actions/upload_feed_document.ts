@@ -13,7 +13,6 @@ export class UploadFeedDocument {
 
   async execute(providerId: string, wallet: string, slug: string, body: string | null) {
     const { feed } = await ownedFeed(providerId, wallet, slug)
-    const receives = await this.intake.receiving(feed, 'upload')
-    return this.intake.accept(feed, body, receives)
+    return this.intake.accept(feed, 'upload', body)
   }
 }

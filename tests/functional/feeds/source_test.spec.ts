@@ -71,7 +71,7 @@ test.group('The mirror source test', (group) => {
     assert.containsSubset(ok.body(), {
       result: 'ok',
       message: `${source.host} answered a JSON document`,
-      http_status: 200,
+      upstream_status: 200,
       size_bytes: 14,
     })
     assert.isNumber(ok.body().latency_ms)
@@ -81,7 +81,7 @@ test.group('The mirror source test', (group) => {
     assert.containsSubset(broken.body(), {
       result: 'http_error',
       message: `${source.host} answered HTTP 500`,
-      http_status: 500,
+      upstream_status: 500,
     })
     assert.deepEqual(await versions(), stored, 'a test stores nothing')
 

@@ -336,6 +336,81 @@ test.group('A webhook_push feed', (group) => {
     assert.deepEqual(paid.response.body().data, { v: 4 })
   })
 
+  test('concurrent pushes are stored one after the other; one id is accepted once', async ({
+    client,
+    assert,
+  }) => {
+    const { pushSecret } = await registerPushFeed(client)
+
+    const distinct = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => signedPush(pushSecret, { index }))
+    )
+    assert.deepEqual(
+      distinct.map((answer) => answer.status),
+      Array.from({ length: 8 }, () => 202)
+    )
+    assert.sameMembers(
+      distinct.map((answer) => answer.body.snapshot.version),
+      [1, 2, 3, 4, 5, 6, 7, 8]
+    )
+
+    const id = randomUUID()
+    const body = JSON.stringify({ once: true })
+    const headers = signed(pushSecret, body, { id })
+    const same = await Promise.all([push(INGEST, body, headers), push(INGEST, body, headers)])
+    assert.sameMembers(
+      same.map((answer) => answer.status),
+      [202, 409]
+    )
+  })
+
+  test('a polled feed switched to webhook_push starts afresh: no old copy, no poll state', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, pushSecret } = await registerPushFeed(client)
+    const owned = `/providers/id/${providerId}`
+    const pushed = await signedPush(pushSecret, { from: 'push' })
+    assert.equal(pushed.status, 202)
+    const polled = await client
+      .patch(`${owned}/feeds/ticker`)
+      .bearerToken(owner.token)
+      .json({ source: { type: 'codehost_raw', url: 'http://127.0.0.1:9/prices.json' } })
+    polled.assertStatus(200)
+    assert.equal(polled.body().first_poll.result, 'failed')
+    assert.isString(polled.body().feed.source_health.next_poll_at)
+
+    const back = await client
+      .patch(`${owned}/feeds/ticker`)
+      .bearerToken(owner.token)
+      .json({ source: { type: 'webhook_push' } })
+
+    back.assertStatus(200)
+    assert.notProperty(back.body(), 'push_secret', 'the feed kept its push secret')
+    assert.deepEqual(back.body().feed.source_health, {
+      last_success_at: null,
+      last_error: null,
+      consecutive_failures: 0,
+      next_poll_at: null,
+      snapshot: null,
+    })
+    const unpaid = await buyer.pay(client, FEED)
+    unpaid.response.assertStatus(503)
+    const again = await signedPush(pushSecret, { from: 'push again' })
+    assert.equal(again.status, 202)
+    assert.equal(again.body.snapshot.version, 1)
+  })
+
+  test('another wallet cannot read the feed', async ({ client, assert }) => {
+    const { providerId } = await registerPushFeed(client)
+    const stranger = await newOwner(client)
+    const refused = await client
+      .get(`/providers/id/${providerId}/feeds/ticker`)
+      .bearerToken(stranger.token)
+    refused.assertStatus(403)
+    assert.equal(refused.body().error.code, 'not_owner')
+  })
+
   test('another wallet cannot rotate the push secret', async ({ client, assert }) => {
     const { providerId } = await registerPushFeed(client)
     const stranger = await newOwner(client)

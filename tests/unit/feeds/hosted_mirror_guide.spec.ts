@@ -68,10 +68,12 @@ test.group('The Hosted Mirror guide’s push test vector', (group) => {
       },
     }
 
-    await db.transaction((trx) => signatures.verify(feed, 'acme-data', push, trx))
+    const verified = await signatures.verify(feed, 'acme-data', push)
+    assert.equal(verified.id, vector.id)
+    await db.transaction((trx) => signatures.remember(feed.id, verified, trx))
 
     await assert.rejects(
-      () => db.transaction((trx) => signatures.verify(feed, 'acme-data', push, trx)),
+      () => db.transaction((trx) => signatures.remember(feed.id, verified, trx)),
       /already accepted/
     )
   })

@@ -415,7 +415,7 @@ test.group('URL mirror source requests (what a poll reads)', (group) => {
       const probe = await guarded.probe(feed)
 
       assert.equal(probe.result, result, probe.message)
-      assert.equal(probe.http_status, status)
+      assert.equal(probe.upstream_status, status)
       assert.isAtLeast(probe.latency_ms, 0)
       if (result === 'ok') {
         assert.equal(probe.message, `127.0.0.1:${source.port} answered a JSON document`)
