@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import { randomPrivateKey } from '@stacks/transactions'
 import { OutboundClient } from '#outbound/outbound_client'
 import {
@@ -13,6 +12,7 @@ import {
   rawCall,
   useFuzzGroup,
 } from '#tests/support/fuzz'
+import { swapOutboundClient } from '#tests/support/outbound'
 import { newOwner, registerProvider, registration } from '#tests/support/providers'
 import { walletOf } from '#tests/support/sign_in'
 
@@ -91,8 +91,7 @@ test.group('Fuzzing | provider API bodies', (group) => {
       resolve: async () => [],
       timeoutMs: 500,
     })
-    app.container.swap(OutboundClient, () => loopbackOnly)
-    return () => app.container.restore(OutboundClient)
+    return swapOutboundClient(loopbackOnly)
   })
 
   for (const { method, path, valid } of ENDPOINTS) {
