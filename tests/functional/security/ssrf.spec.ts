@@ -11,7 +11,7 @@ import { isPublicAddress } from '#outbound/address_policy'
 import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
 import { swapOutboundClient } from '#tests/support/outbound'
-import { newOwner, postRegistration } from '#tests/support/providers'
+import { newOwner, postRegistration, urlMirrorRegistration } from '#tests/support/providers'
 
 /** What the injected DNS answers; any other name does not resolve. */
 const DNS: Record<string, string[]> = {
@@ -84,28 +84,12 @@ type Outcome = 'refused_target' | string
  */
 const PLACES: Record<string, (client: ApiClient, url: URL) => Promise<Outcome>> = {
   async 'the Partner Bridge handshake test'(client, url) {
-    const { token, providerId } = await registered(client, {
-      partner_endpoint: url.origin,
-      feed: {
-        slug: 'btc-price',
-        display_name: 'BTC',
-        price_stx: '0.005',
-        source_path: url.pathname,
-      },
-    })
+    const { token, providerId } = await registered(client, partnerAt(url))
     const answer = await client.post(`/providers/id/${providerId}/hmac/test`).bearerToken(token)
     return answer.body().result
   },
   async 'a paid Partner Bridge call'(client, url) {
-    await registered(client, {
-      partner_endpoint: url.origin,
-      feed: {
-        slug: 'btc-price',
-        display_name: 'BTC',
-        price_stx: '0.005',
-        source_path: url.pathname,
-      },
-    })
+    await registered(client, partnerAt(url))
     const feed = await Feed.findByOrFail('slug', 'btc-price')
     const driver = await sources.use('partner_bridge')
     return failureKind(driver.fetch(feed, { query: {} }))
@@ -122,20 +106,19 @@ const PLACES: Record<string, (client: ApiClient, url: URL) => Promise<Outcome>> 
       : present.detail
   },
   async 'a URL mirror poll'(client, url) {
-    await registered(client, {
-      integration_mode: 'hosted_mirror',
-      partner_endpoint: undefined,
-      feed: {
-        slug: 'mirrored',
-        display_name: 'Mirrored',
-        price_stx: '0.005',
-        source: { type: 'codehost_raw', url: url.href },
-      },
-    })
+    await registered(client, urlMirrorRegistration(url.href, 'mirrored'))
     const feed = await Feed.findByOrFail('slug', 'mirrored')
     const driver = await sources.use('codehost_raw')
     return failureKind(driver.poll!(feed))
   },
+}
+
+/** A Partner Bridge provider whose feed btc-price is served at `url`. */
+function partnerAt(url: URL) {
+  return {
+    partner_endpoint: url.origin,
+    feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.005', source_path: url.pathname },
+  }
 }
 
 async function registered(client: ApiClient, overrides: Record<string, unknown>) {
