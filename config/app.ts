@@ -25,6 +25,22 @@ export const http = defineConfig({
 })
 
 /**
+ * How long a client may take to send a request (node:http server settings,
+ * applied by app/core/malformed_requests.ts#createHttpServer): a client that
+ * trickles its headers or body (slow-loris) is answered 408 request_timeout
+ * and disconnected once the limit passes; the limits are checked every
+ * `checkIntervalMs`. See docs/operations.md.
+ */
+export const requestLimits = {
+  /** The headers must have arrived within this. */
+  headersTimeoutMs: 10_000,
+  /** The whole request, body included (at most 1 MB), must have arrived within this. */
+  requestTimeoutMs: 30_000,
+  checkIntervalMs: 1_000,
+}
+export type RequestLimits = typeof requestLimits
+
+/**
  * The public base URL of the service ({base_url} in the spec). It names the
  * paid resources in x402 requirements and the Sign-In With Stacks domain.
  */

@@ -17,6 +17,7 @@ server.use([
 /** Run on every request with a matched route. */
 router.use([
   () => import('#middleware/require_json_body_middleware'),
+  () => import('#middleware/refuse_oversized_body_middleware'),
   () => import('@adonisjs/core/bodyparser_middleware'),
   () => import('#middleware/refuse_nul_characters_middleware'),
   () => import('@adonisjs/auth/initialize_auth_middleware'),

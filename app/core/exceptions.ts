@@ -20,3 +20,9 @@ export const E_UNSUPPORTED_MEDIA_TYPE = defineError<[sentAs: string]>(
 export abstract class DetailedException extends Exception {
   abstract readonly details: Record<string, string>
 }
+
+/** A body declared larger than the body parser's limit (config/bodyparser.ts: 1 MB). */
+export const E_REQUEST_ENTITY_TOO_LARGE = defineError(
+  'request_entity_too_large',
+  'The request body is over 1 MB'
+)

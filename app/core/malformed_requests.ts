@@ -6,6 +6,8 @@ import {
   type ServerResponse,
 } from 'node:http'
 import type { Socket } from 'node:net'
+import app from '@adonisjs/core/services/app'
+import type { RequestLimits } from '#config/app'
 
 /**
  * Requests that never reach the router — refused by Node's HTTP parser, or
@@ -110,9 +112,21 @@ export function answerBadUrl(_request: IncomingMessage, response: ServerResponse
   response.end(body(refusal, requestId))
 }
 
-/** The HTTP server every entry point (bin/server.ts, the tests) starts. */
+/**
+ * The HTTP server every entry point (bin/server.ts, the tests) starts, with
+ * the time limits of config/app.ts `requestLimits` (read when it is created,
+ * after the app booted).
+ */
 export function createHttpServer(handler: RequestListener) {
-  const server = createServer(handler)
+  const limits = app.config.get<RequestLimits>('app.requestLimits')
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.checkIntervalMs,
+    },
+    handler
+  )
   server.on('clientError', answerClientError)
   return server
 }

@@ -97,6 +97,23 @@ export function assertDeclaredAnswer(answer: RawAnswer, input?: unknown) {
   }
 }
 
+/**
+ * One fuzzed request at the edge, checked: a declared answer, and when it is
+ * a refusal, nothing written. `input` names what was fuzzed in a failure.
+ */
+export async function callAtTheEdge(
+  method: string,
+  path: string,
+  options: Parameters<typeof rawCall>[2],
+  input: unknown
+) {
+  const before = await databaseFingerprint()
+  const answer = await rawCall(method, path, options)
+  assertDeclaredAnswer(answer, input)
+  if (isRefusal(answer)) await assertNothingWritten(before, input)
+  return answer
+}
+
 /** An answer that refused the input (4xx/5xx, or a 202 that settled nothing). */
 export function isRefusal(answer: RawAnswer) {
   return answer.status >= 400

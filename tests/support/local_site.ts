@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import app from '@adonisjs/core/services/app'
 import { OutboundClient } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
+import { swapOutboundClient } from '#tests/support/outbound'
 
 /** The names a LocalSite answers for; useLocalSiteClient resolves them to 127.0.0.1. */
 export const SITE_HOST = 'example.test'
@@ -70,6 +70,5 @@ export function useLocalSiteClient() {
     httpsOnly: false,
     resolve: siteDns,
   })
-  app.container.swap(OutboundClient, () => client)
-  return { client, restore: () => app.container.restore(OutboundClient) }
+  return { client, restore: swapOutboundClient(client) }
 }

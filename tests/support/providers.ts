@@ -23,6 +23,21 @@ export function registration(overrides: Record<string, unknown> = {}) {
   }
 }
 
+/** Registration overrides for a Hosted Mirror provider whose one feed `slug` mirrors `url`. */
+export function urlMirrorRegistration(url: string, slug = 'prices') {
+  return {
+    handle: 'mirror-co',
+    integration_mode: 'hosted_mirror',
+    partner_endpoint: undefined,
+    feed: {
+      slug,
+      display_name: 'Mirrored',
+      price_stx: '0.005',
+      source: { type: 'codehost_raw', url },
+    },
+  }
+}
+
 /** A freshly signed-in wallet, ready to register and manage providers. */
 export async function newOwner(client: ApiClient) {
   return signIn(client, randomPrivateKey())

@@ -8,7 +8,7 @@ import { transfer } from '#tests/support/devnet'
 import { rawCall } from '#tests/support/fuzz'
 import { SITE_HOST, useLocalSiteClient } from '#tests/support/local_site'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import { newOwner, registerProvider, urlMirrorRegistration } from '#tests/support/providers'
 
 const DEEP = '['.repeat(20_000) + ']'.repeat(20_000)
 
@@ -43,17 +43,11 @@ test.group('Found by fuzzing | sources answering JSON we cannot keep', (group) =
     .run(async ({ client, assert }, { document }) => {
       server.answer = json('{"BTC":97000}')
       const owner = await newOwner(client)
-      await registerProvider(client, owner.token, {
-        handle: 'mirror-co',
-        integration_mode: 'hosted_mirror',
-        partner_endpoint: undefined,
-        feed: {
-          slug: 'prices',
-          display_name: 'Prices',
-          price_stx: '0.005',
-          source: { type: 'codehost_raw', url: `${server.url}/prices.json` },
-        },
-      })
+      await registerProvider(
+        client,
+        owner.token,
+        urlMirrorRegistration(`${server.url}/prices.json`)
+      )
       const feed = await Feed.findByOrFail('slug', 'prices')
       const driver = await sources.use('codehost_raw')
 

@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import { randomPrivateKey } from '@stacks/transactions'
 import { OutboundClient } from '#outbound/outbound_client'
-import {
-  assertDeclaredAnswer,
-  assertNothingWritten,
-  bodyAround,
-  databaseFingerprint,
-  fuzz,
-  isRefusal,
-  rawCall,
-  useFuzzGroup,
-} from '#tests/support/fuzz'
+import { bodyAround, callAtTheEdge, fuzz, useFuzzGroup } from '#tests/support/fuzz'
+import { swapOutboundClient } from '#tests/support/outbound'
 import { newOwner, registerProvider, registration } from '#tests/support/providers'
 import { walletOf } from '#tests/support/sign_in'
 
@@ -91,8 +82,7 @@ test.group('Fuzzing | provider API bodies', (group) => {
       resolve: async () => [],
       timeoutMs: 500,
     })
-    app.container.swap(OutboundClient, () => loopbackOnly)
-    return () => app.container.restore(OutboundClient)
+    return swapOutboundClient(loopbackOnly)
   })
 
   for (const { method, path, valid } of ENDPOINTS) {
@@ -102,10 +92,7 @@ test.group('Fuzzing | provider API bodies', (group) => {
       const url = path.replace(':id', provider.id)
 
       await fuzz(bodyAround(valid), async (body) => {
-        const before = await databaseFingerprint()
-        const answer = await rawCall(method, url, { body, token: owner.token })
-        assertDeclaredAnswer(answer, body)
-        if (isRefusal(answer)) await assertNothingWritten(before, body)
+        await callAtTheEdge(method, url, { body, token: owner.token }, body)
       })
     })
   }

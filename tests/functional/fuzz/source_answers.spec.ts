@@ -11,7 +11,7 @@ import { type AnswerServer, sourceAnswers, startAnswerServer } from '#tests/supp
 import { transfer } from '#tests/support/devnet'
 import { assertDeclaredAnswer, fuzz, rawCall, slowRuns, useFuzzGroup } from '#tests/support/fuzz'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import { newOwner, registerProvider, urlMirrorRegistration } from '#tests/support/providers'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 
 const HANDSHAKE_RESULTS = [
@@ -122,17 +122,7 @@ test.group('Fuzzing | what sources answer', (group) => {
       end: 'normal',
     }
     const owner = await newOwner(client)
-    await registerProvider(client, owner.token, {
-      handle: 'mirror-co',
-      integration_mode: 'hosted_mirror',
-      partner_endpoint: undefined,
-      feed: {
-        slug: 'prices',
-        display_name: 'Prices',
-        price_stx: '0.005',
-        source: { type: 'codehost_raw', url: `${server.url}/prices.json` },
-      },
-    })
+    await registerProvider(client, owner.token, urlMirrorRegistration(`${server.url}/prices.json`))
     const feed = await Feed.findByOrFail('slug', 'prices')
     const driver = await sources.use('codehost_raw')
 
