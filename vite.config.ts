@@ -1,0 +1,36 @@
+import { defineConfig } from 'vite'
+import adonisjs from '@adonisjs/vite/client'
+
+const testing = process.env.NODE_ENV === 'test'
+
+/**
+ * The pages' bundles: one entry (resources/js/app.tsx) that mounts the
+ * Preact islands a page names, each island a lazily loaded chunk, and the
+ * stylesheet. JSX is compiled for Preact by Vite's own transform (Oxc).
+ */
+export default defineConfig(({ command }) => ({
+  plugins: [
+    adonisjs({
+      entryPoints: ['resources/css/app.css', 'resources/js/app.tsx'],
+      reload: ['resources/views/**/*.edge'],
+    }),
+  ],
+  oxc: {
+    jsx: { runtime: 'automatic', importSource: 'preact', development: command === 'serve' },
+  },
+  resolve: {
+    alias: {
+      '@reown/appkit-universal-connector': `${import.meta.dirname}/resources/js/vendor/no_walletconnect.ts`,
+    },
+  },
+  // Dependencies pre-bundled when the dev server starts, never discovered
+  // later: a discovery mid-session reloads every open page (and a browser test).
+  optimizeDeps: {
+    include: ['preact', 'preact/hooks', 'preact/jsx-runtime', '@stacks/connect'],
+    noDiscovery: true,
+  },
+  // Browser tests need no hot reload, and must not take the port of a
+  // developer's `npm run dev`.
+  server: testing ? { hmr: false, ws: false } : {},
+  build: { target: 'es2022' },
+}))
