@@ -14,6 +14,16 @@ export default defineConfig(({ command }) => ({
       entryPoints: ['resources/css/app.css', 'resources/js/app.tsx'],
       reload: ['resources/views/**/*.edge'],
     }),
+    {
+      // Tests need no hot reload, and must not take the HMR port of a
+      // developer's `npm run dev` (`node ace test` hands the dev server one).
+      name: 'tollbooth:no-hot-reload-in-tests',
+      apply: 'serve',
+      config(config) {
+        if (!testing) return
+        config.server = { ...config.server, hmr: false, ws: false }
+      },
+    },
   ],
   oxc: {
     jsx: { runtime: 'automatic', importSource: 'preact', development: command === 'serve' },
@@ -29,8 +39,5 @@ export default defineConfig(({ command }) => ({
     include: ['preact', 'preact/hooks', 'preact/jsx-runtime', '@stacks/connect'],
     noDiscovery: true,
   },
-  // Browser tests need no hot reload, and must not take the port of a
-  // developer's `npm run dev`.
-  server: testing ? { hmr: false, ws: false } : {},
   build: { target: 'es2022' },
 }))
