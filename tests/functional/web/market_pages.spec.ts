@@ -42,6 +42,7 @@ test.group('Marketplace pages', (group) => {
     assert.include(html, '/feeds/gas-prediction')
     assert.include(html, 'api.get(&#x27;/feeds/gas-prediction&#x27;')
     assert.include(html, 'No one has bought this feed yet')
+    assert.include(html, 'No paid calls yet.')
   })
 
   test('an unknown feed is a page saying so, with status 404', async ({ client, assert }) => {
