@@ -84,5 +84,9 @@ test.group('A paid call, seen from the pages', (group) => {
     const recent = feedPage.getByRole('region', { name: 'Recent purchases' })
     assert.include(await recent.innerText(), 'market-maker-bot')
     await screenshot(feedPage, 'feed')
+
+    await feedPage.goto(session.url('/market/leaderboard'))
+    assert.include(await feedPage.getByRole('table').innerText(), 'market-maker-bot')
+    await screenshot(feedPage, 'leaderboard')
   })
 })

@@ -257,7 +257,7 @@ export function FeedFields({
               </Field>
               <Field
                 id={id('poll')}
-                label="Fetch it"
+                label="How often we fetch it"
                 hint="Buyers get the latest copy we fetched."
                 problem={problem('source.poll_interval_seconds')}
               >
