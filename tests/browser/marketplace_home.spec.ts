@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { newOwner, registerProvider } from '#tests/support/providers'
-import { eventually, screenshot, useBrowser } from '#tests/support/browser'
+import { eventually, useBrowser } from '#tests/support/browser'
 
 test.group('The marketplace home', (group) => {
   const { session } = useBrowser(group)
@@ -25,7 +25,6 @@ test.group('The marketplace home', (group) => {
     const cards = page.locator('[data-feed-card]:visible')
     const titles = () => cards.locator('h3').allInnerTexts()
     assert.lengthOf(await titles(), 17)
-    await screenshot(page, 'home')
 
     await page.getByLabel('Search feeds by name').fill('whale')
     await eventually(async () => assert.deepEqual(await titles(), ['Whale Alerts']))

@@ -85,6 +85,9 @@ test.group('A paid call, seen from the pages', (group) => {
     assert.include(await recent.innerText(), 'market-maker-bot')
     await screenshot(feedPage, 'feed')
 
+    await feedPage.goto(session.url('/'))
+    await screenshot(feedPage, 'home')
+
     await feedPage.goto(session.url('/market/leaderboard'))
     assert.include(await feedPage.getByRole('table').innerText(), 'market-maker-bot')
     await screenshot(feedPage, 'leaderboard')

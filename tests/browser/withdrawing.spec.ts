@@ -72,4 +72,39 @@ test.group('Withdrawing from the payouts page', (group) => {
     assert.match(csv, /^id,created_at,status,amount_microstx/)
     assert.include(csv, `confirmed,2500000,2.5,${walletOf(payee)}`)
   })
+
+  test('changing the linked wallet takes the owner wallet too, and the hold is said in words', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5_000_000n)
+    const replacement = randomPrivateKey()
+    const wallet = setWallet([owner.key, replacement])
+    const { page } = session
+    await rememberWalletChoice(page)
+    await page.goto(session.url(`/dashboard/p/${providerId}/payouts`))
+    await signInThroughPage(page, { picker: false })
+    await page.getByTestId('linked-wallet').filter({ hasText: withdrawalWallet }).waitFor()
+
+    wallet.use(1)
+    await page.getByRole('button', { name: 'Change withdrawal wallet' }).click()
+    await page.getByText('One more signature.').waitFor()
+    wallet.use(0)
+    await page.getByRole('button', { name: 'Sign with the owner wallet' }).click()
+
+    await page
+      .getByTestId('linked-wallet')
+      .filter({ hasText: walletOf(replacement) })
+      .waitFor()
+    await page.getByText('withdrawals to it are held until').waitFor()
+    await page
+      .getByText('Your withdrawal wallet changed recently: you can withdraw to it from')
+      .waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Review withdrawal' }).count(), 0)
+    const signers = wallet.requests.filter((request) => request.method === 'stx_signMessage')
+    assert.include(
+      (signers.at(-1)?.params as { message: string }).message,
+      'Change the withdrawal wallet'
+    )
+  })
 })

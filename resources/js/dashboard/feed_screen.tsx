@@ -47,6 +47,7 @@ export function FeedScreen({ slug }: { slug: string }) {
     )
   }
   const mirror = provider.integration_mode === 'hosted_mirror'
+  const polled = feed.source?.type === 'codehost_raw' || feed.source?.type === 'objectstore_url'
   return (
     <div class="stack">
       <div class="page-head">
@@ -64,12 +65,13 @@ export function FeedScreen({ slug }: { slug: string }) {
           Public page ↗
         </a>
       </div>
-      <SettingsCard feed={feed} path={path} onSaved={refresh} />
-      <StateCard feed={feed} path={path} onSaved={refresh} />
-      <SourceCard feed={feed} path={path} onSaved={refresh} />
-      {mirror && feed.source_health && <HealthCard health={feed.source_health} />}
-      {mirror && <SourceTestCard path={path} />}
+      {mirror && (feed.source_health || polled) && (
+        <HealthCard health={feed.source_health ?? null} path={path} testable={polled} />
+      )}
       {feed.source?.type === 'manual_upload' && <UploadCard path={path} onUploaded={refresh} />}
+      <StateCard feed={feed} path={path} onSaved={refresh} />
+      <SettingsCard feed={feed} path={path} onSaved={refresh} />
+      <SourceCard feed={feed} path={path} onSaved={refresh} />
       {feed.source?.type === 'webhook_push' && (
         <PushSecretCard path={path} handle={provider.handle} slug={feed.slug} />
       )}
@@ -209,12 +211,33 @@ function SourceCard({ feed, path, onSaved }: CardProps) {
   )
 }
 
-function HealthCard({ health }: { health: SourceHealth }) {
-  const snapshot = health.snapshot
+/** A mirrored source's health in words, and (for a polled URL) the test that fetches it now. */
+function HealthCard(props: { health: SourceHealth | null; path: string; testable: boolean }) {
+  const { health } = props
+  const snapshot = health?.snapshot ?? null
+  const [verdict, setVerdict] = useState<Verdict | null>(null)
+  const test = useAction(async () => {
+    setVerdict(null)
+    setVerdict(await api<Verdict>(`${props.path}/source/test`, { method: 'POST' }))
+  })
   return (
     <section class="card" aria-labelledby="health-title" data-testid="source-health">
-      <h2 id="health-title">Source health</h2>
-      {health.last_error ? (
+      <div class="card-title">
+        <h2 id="health-title">Source health</h2>
+        {props.testable && (
+          <button
+            type="button"
+            class="btn btn-small"
+            onClick={() => test.run()}
+            disabled={test.busy}
+          >
+            {test.busy ? 'Testing…' : 'Test the source now'}
+          </button>
+        )}
+      </div>
+      {verdict && <VerdictNotice verdict={verdict} />}
+      <Problem error={test.error} />
+      {health?.last_error ? (
         <Notice kind="bad">
           <p>
             <strong>The last fetch failed:</strong> {health.last_error}
@@ -228,65 +251,44 @@ function HealthCard({ health }: { health: SourceHealth }) {
           </p>
         </Notice>
       ) : (
-        <Notice kind="ok">
-          <p>{health.last_success_at ? 'The source answers.' : 'Not fetched yet.'}</p>
+        <Notice kind={snapshot ? 'ok' : undefined}>
+          <p>{snapshot ? 'The source answers; buyers get the current copy.' : 'No copy yet.'}</p>
         </Notice>
       )}
-      <dl class="facts">
-        <dt>Last success</dt>
-        <dd>
-          {health.last_success_at
-            ? `${when(health.last_success_at)} (${relative(health.last_success_at)})`
-            : 'never'}
-        </dd>
-        <dt>Next fetch</dt>
-        <dd>
-          {health.next_poll_at
-            ? `${when(health.next_poll_at)} (${relative(health.next_poll_at)})`
-            : '—'}
-        </dd>
-        <dt>Current copy</dt>
-        <dd>
-          {snapshot
-            ? `version ${snapshot.version}, ${snapshot.size_bytes.toLocaleString()} bytes, fetched ${relative(snapshot.fetched_at)}`
-            : 'none yet'}
-        </dd>
-        {snapshot && (
-          <>
-            <dt>Data as of</dt>
-            <dd>{when(new Date(snapshot.last_updated).toISOString())}</dd>
-            <dt>Content hash</dt>
-            <dd class="mono small">{snapshot.content_hash}</dd>
-          </>
-        )}
-      </dl>
-    </section>
-  )
-}
-
-function SourceTestCard({ path }: { path: string }) {
-  const [verdict, setVerdict] = useState<Verdict | null>(null)
-  const test = useAction(async () => {
-    setVerdict(null)
-    setVerdict(await api<Verdict>(`${path}/source/test`, { method: 'POST' }))
-  })
-  return (
-    <section class="card" aria-labelledby="test-title">
-      <div class="spread">
-        <div>
-          <h2 id="test-title">Test the source</h2>
-          <p class="muted" style="margin:0">
-            Fetch it now, as a scheduled fetch would, and see what we get.
-          </p>
-        </div>
-        <button type="button" class="btn" onClick={() => test.run()} disabled={test.busy}>
-          {test.busy ? 'Testing…' : 'Test now'}
-        </button>
-      </div>
-      <div style="margin-top:12px">
-        {verdict && <VerdictNotice verdict={verdict} />}
-        <Problem error={test.error} />
-      </div>
+      {health && (
+        <dl class="facts">
+          <dt>Last success</dt>
+          <dd>
+            {health.last_success_at
+              ? `${when(health.last_success_at)} (${relative(health.last_success_at)})`
+              : 'never'}
+          </dd>
+          {props.testable && (
+            <>
+              <dt>Next fetch</dt>
+              <dd>
+                {health.next_poll_at
+                  ? `${when(health.next_poll_at)} (${relative(health.next_poll_at)})`
+                  : '—'}
+              </dd>
+            </>
+          )}
+          <dt>Current copy</dt>
+          <dd>
+            {snapshot
+              ? `version ${snapshot.version}, ${snapshot.size_bytes.toLocaleString()} bytes, fetched ${relative(snapshot.fetched_at)}`
+              : 'none yet'}
+          </dd>
+          {snapshot && (
+            <>
+              <dt>Data as of</dt>
+              <dd>{when(new Date(snapshot.last_updated).toISOString())}</dd>
+              <dt>Content hash</dt>
+              <dd class="mono small">{snapshot.content_hash}</dd>
+            </>
+          )}
+        </dl>
+      )}
     </section>
   )
 }

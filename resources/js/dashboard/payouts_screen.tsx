@@ -139,11 +139,16 @@ function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) =
     setAttempt({ microstx, key: crypto.randomUUID() })
   }
 
-  if (!wallet) {
+  const heldUntil = provider.withdrawal_wallet_held_until
+  if (!wallet || (heldUntil && Date.parse(heldUntil) > Date.now())) {
     return (
       <section class="card" aria-labelledby="withdraw-title">
         <h2 id="withdraw-title">Withdraw</h2>
-        <p class="muted">Link a withdrawal wallet first: it is the only place payouts can go.</p>
+        <p class="muted">
+          {wallet
+            ? `Your withdrawal wallet changed recently: you can withdraw to it from ${when(heldUntil)}.`
+            : 'Link a withdrawal wallet first: it is the only place payouts can go.'}
+        </p>
       </section>
     )
   }

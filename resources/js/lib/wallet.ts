@@ -1,4 +1,4 @@
-import { api } from './api'
+import { ApiError, api } from './api'
 import { type Session, clearSession, saveSession } from './session'
 import { site } from './site'
 
@@ -96,8 +96,16 @@ export async function signIn(): Promise<Session> {
   return session
 }
 
-/** Revokes the session at POST /auth/logout, then forgets it here. */
+/**
+ * Revokes the session at POST /auth/logout, then forgets it here, even when
+ * the API could not be asked (the token then expires by itself).
+ */
 export async function signOut() {
-  await api('/auth/logout', { method: 'POST' }).catch(() => undefined)
-  clearSession()
+  try {
+    await api('/auth/logout', { method: 'POST' })
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+  } finally {
+    clearSession()
+  }
 }
