@@ -1,3 +1,4 @@
+import { createServer } from 'node:net'
 import { defineConfig } from 'vite'
 import adonisjs from '@adonisjs/vite/client'
 
@@ -15,13 +16,14 @@ export default defineConfig(({ command }) => ({
       reload: ['resources/views/**/*.edge'],
     }),
     {
-      // Tests need no hot reload, and must not take the HMR port of a
-      // developer's `npm run dev` (`node ace test` hands the dev server one).
-      name: 'tollbooth:no-hot-reload-in-tests',
+      // Tests need no hot reload. Their pages still open Vite's client socket:
+      // it gets a free port of its own, never the HMR port of a developer's
+      // `npm run dev` (whose answer would reload the test's page mid-test).
+      name: 'tollbooth:own-socket-in-tests',
       apply: 'serve',
-      config(config) {
+      async config(config) {
         if (!testing) return
-        config.server = { ...config.server, hmr: false, ws: false }
+        config.server = { ...config.server, hmr: false, ws: { port: await freePort() } }
       },
     },
   ],
@@ -41,3 +43,14 @@ export default defineConfig(({ command }) => ({
   },
   build: { target: 'es2022' },
 }))
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}

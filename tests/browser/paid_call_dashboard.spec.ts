@@ -1,6 +1,8 @@
 import { test } from '@japa/runner'
 import { randomPrivateKey } from '@stacks/transactions'
+import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
 import { pointAppAtDevnet } from '#tests/support/chain'
+import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { type PartnerServer, startPartnerServer } from '#tests/support/partner_server'
 import { buyFeed } from '#tests/support/paid_calls_over_http'
 import { registerProvider } from '#tests/support/providers'
@@ -20,10 +22,12 @@ test.group('A paid call, seen from the pages', (group) => {
 
   group.each.setup(async () => {
     const chain = await pointAppAtDevnet({ blockTimeMs: 0 })
+    const builtin = await pointBuiltinFeedsAtSimulator()
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
     const restorePolls = pollQuickly()
     return async () => {
       restorePolls()
+      await builtin.restore()
       await partner.close()
       await chain.cleanup()
     }
@@ -41,6 +45,7 @@ test.group('A paid call, seen from the pages', (group) => {
       feed: {
         slug: 'btc-price',
         display_name: 'BTC price',
+        description: 'Bitcoin spot price from our own matching engine, every trade',
         price_stx: '0.01',
         source_path: '/v1/prices',
       },
@@ -60,6 +65,11 @@ test.group('A paid call, seen from the pages', (group) => {
 
     const paid = await buyFeed('/feeds/p/acme-data/btc-price', { agentName: 'market-maker-bot' })
     assert.equal(paid.status, 200)
+    const other = await buyFeed('/feeds/gas-prediction', {
+      buyer: DEVNET_ACCOUNTS[3],
+      agentName: 'gas-oracle',
+    })
+    assert.equal(other.status, 200)
 
     const row = activity.getByTestId('activity').locator('li', { hasText: 'market-maker-bot' })
     await row.waitFor()
@@ -88,8 +98,14 @@ test.group('A paid call, seen from the pages', (group) => {
     await feedPage.goto(session.url('/'))
     await screenshot(feedPage, 'home')
 
+    await feedPage.goto(session.url('/market/providers/acme-data'))
+    await feedPage.getByText('Not verified').waitFor()
+    await screenshot(feedPage, 'provider-profile')
+
     await feedPage.goto(session.url('/market/leaderboard'))
-    assert.include(await feedPage.getByRole('table').innerText(), 'market-maker-bot')
+    const board = await feedPage.getByRole('table').innerText()
+    assert.include(board, 'market-maker-bot')
+    assert.include(board, 'gas-oracle')
     await screenshot(feedPage, 'leaderboard')
   })
 })

@@ -78,6 +78,7 @@ test.group('Signing up as a provider', (group) => {
     await page.getByRole('button', { name: 'Run the handshake test' }).click()
     await page.getByTestId('verdict').filter({ hasText: 'It works.' }).waitFor()
     assert.isTrue(partner.calls.at(-1)?.verification.ok)
+    await screenshot(page, 'integration')
 
     // And the feed is live in the marketplace.
     await page.goto(session.url('/'))

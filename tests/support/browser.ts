@@ -128,6 +128,10 @@ export function useBrowser(group: Group) {
       viewport: DESKTOP,
     })
     context.setDefaultTimeout(15_000)
+    if (process.env.BROWSER_LOG === '1') {
+      context.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`))
+      context.on('weberror', (error) => console.log(`[page error] ${error.error().message}`))
+    }
     const wallet = setWallet([])
     await injectWallet(context, () => session.wallet)
     Object.assign(session, {

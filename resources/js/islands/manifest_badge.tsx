@@ -42,17 +42,21 @@ export default function ManifestBadge({
       </span>
     )
   }
-  const failing = report.checks.filter((check) => !check.ok).map((check) => check.detail)
-  if (report.verified) {
-    return (
-      <span class="tag tag-ok" title={`Manifest found at ${report.manifest_url}`}>
-        ✓ Verified by its own website
-      </span>
-    )
-  }
+  const label = report.verified
+    ? '✓ Verified by its own website'
+    : website
+      ? 'Not verified: manifest missing or incomplete'
+      : 'Not verified: no website'
   return (
-    <span class="tag tag-warn" title={failing.join('\n')}>
-      {website ? 'Not verified: manifest missing or incomplete' : 'Not verified: no website'}
-    </span>
+    <details class="badge-details">
+      <summary class={`tag ${report.verified ? 'tag-ok' : 'tag-warn'}`}>{label}</summary>
+      <ul class="card small">
+        {report.checks.map((check) => (
+          <li key={check.name}>
+            {check.ok ? '✓' : '✗'} {check.detail}
+          </li>
+        ))}
+      </ul>
+    </details>
   )
 }
