@@ -1,5 +1,5 @@
 import type { IntegrationMode, MirrorSourceType } from './types'
-import { Field, described, fieldProblem } from './ui'
+import { Field, TextField, described, fieldProblem } from './ui'
 
 /** A feed as its form holds it (strings as typed). */
 export interface FeedDraft {
@@ -125,43 +125,32 @@ export function FeedFields({
     <div>
       {part !== 'source' && (
         <>
-          <Field
+          <TextField
             id={id('name')}
             label="Feed name"
             hint="Shown to buyers in the marketplace."
             problem={problem('display_name')}
-          >
-            <input
-              type="text"
-              {...described(id('name'), problem('display_name'))}
-              value={draft.display_name}
-              required
-              maxLength={80}
-              onInput={(event) => {
-                const name = event.currentTarget.value
-                const followsName =
-                  !existing && (draft.slug === '' || draft.slug === slugOf(draft.display_name))
-                set({ display_name: name, ...(followsName ? { slug: slugOf(name) } : {}) })
-              }}
-            />
-          </Field>
+            value={draft.display_name}
+            required
+            maxLength={80}
+            onValue={(name) => {
+              const followsName =
+                !existing && (draft.slug === '' || draft.slug === slugOf(draft.display_name))
+              set({ display_name: name, ...(followsName ? { slug: slugOf(name) } : {}) })
+            }}
+          />
           {!existing && (
-            <Field
+            <TextField
               id={id('slug')}
               label="Feed address"
               hint="Lowercase letters, digits and hyphens. Buyers call it at /feeds/p/<your handle>/<this>."
               problem={problem('slug')}
-            >
-              <input
-                type="text"
-                {...described(id('slug'), problem('slug'))}
-                value={draft.slug}
-                required
-                maxLength={64}
-                pattern="[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?"
-                onInput={(event) => set({ slug: event.currentTarget.value })}
-              />
-            </Field>
+              value={draft.slug}
+              required
+              maxLength={64}
+              pattern="[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?"
+              onValue={(slug) => set({ slug })}
+            />
           )}
           <Field
             id={id('description')}
@@ -197,20 +186,15 @@ export function FeedFields({
         </>
       )}
       {part === 'listing' ? null : mode === 'partner_bridge' ? (
-        <Field
+        <TextField
           id={id('path')}
           label="Path on your API"
           hint="The route Tollbooth calls on your server after a buyer pays, e.g. /v1/prices. No query string."
           problem={problem('source_path')}
-        >
-          <input
-            type="text"
-            {...described(id('path'), problem('source_path'))}
-            value={draft.source_path}
-            required
-            onInput={(event) => set({ source_path: event.currentTarget.value })}
-          />
-        </Field>
+          value={draft.source_path}
+          required
+          onValue={(path) => set({ source_path: path })}
+        />
       ) : (
         <>
           <fieldset class="field" style="border:0;padding:0;margin:0 0 16px">
@@ -240,21 +224,17 @@ export function FeedFields({
           </fieldset>
           {polled && (
             <>
-              <Field
+              <TextField
                 id={id('url')}
+                type="url"
                 label="URL of the JSON document"
                 hint="An https URL that answers with JSON. We fetch it once now, then on the schedule below."
                 problem={problem('source.url') ?? problem('source')}
-              >
-                <input
-                  type="url"
-                  {...described(id('url'), problem('source.url'))}
-                  value={draft.source_url}
-                  required
-                  placeholder="https://raw.githubusercontent.com/you/data/main/prices.json"
-                  onInput={(event) => set({ source_url: event.currentTarget.value })}
-                />
-              </Field>
+                value={draft.source_url}
+                required
+                placeholder="https://raw.githubusercontent.com/you/data/main/prices.json"
+                onValue={(url) => set({ source_url: url })}
+              />
               <Field
                 id={id('poll')}
                 label="How often we fetch it"

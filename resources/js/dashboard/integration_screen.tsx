@@ -6,11 +6,10 @@ import { useProvider } from './provider_context'
 import type { IntegrationMode, Provider } from './types'
 import {
   ConfirmButton,
-  Field,
+  TextField,
   Notice,
   Problem,
   SecretReveal,
-  described,
   fieldProblem,
   useAction,
 } from './ui'
@@ -162,20 +161,16 @@ function SwitchModeCard({ onSecret }: { onSecret: (secret: string) => void }) {
         <Notice kind="ok">Switched. Buyers are served the new way from their next call.</Notice>
       )}
       {target === 'partner_bridge' && (
-        <Field
+        <TextField
           id="switch-endpoint"
+          type="url"
           label="Your API's address"
           hint="The origin only, like https://api.example.com."
           problem={endpointProblem}
-        >
-          <input
-            type="url"
-            {...described('switch-endpoint', endpointProblem)}
-            value={endpoint}
-            required
-            onInput={(event) => setEndpoint(event.currentTarget.value)}
-          />
-        </Field>
+          value={endpoint}
+          required
+          onValue={setEndpoint}
+        />
       )}
       {live.map((feed, index) => (
         <fieldset

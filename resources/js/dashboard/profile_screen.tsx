@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { api, errorMessage } from '../lib/api'
 import { site } from '../lib/site'
 import { useProvider } from './provider_context'
-import { Field, Notice, Problem, described, fieldProblem, useAction } from './ui'
+import { type ProfileDraft, ProfileFields, profileBody } from './profile_fields'
+import { Notice, Problem, useAction } from './ui'
 
 interface Report {
   manifest_url: string | null
@@ -13,7 +14,7 @@ interface Report {
 /** The public profile (PATCH /providers/id/:id) and its manifest verification. */
 export function ProfileScreen() {
   const { provider, reload } = useProvider()
-  const [form, setForm] = useState({
+  const [form, setForm] = useState<ProfileDraft>({
     display_name: provider.display_name,
     description: provider.description ?? '',
     website: provider.website ?? '',
@@ -23,18 +24,11 @@ export function ProfileScreen() {
   const save = useAction(async () => {
     await api(`/providers/id/${provider.id}`, {
       method: 'PATCH',
-      body: {
-        display_name: form.display_name.trim(),
-        description: form.description.trim() || null,
-        website: form.website.trim() || null,
-        x_account: form.x_account.trim() || null,
-      },
+      body: profileBody(form, null),
     })
     setSaved(true)
     await reload()
   })
-  const problem = (field: string) => fieldProblem(save.error, field)
-  const set = (patch: Partial<typeof form>) => setForm({ ...form, ...patch })
   return (
     <div class="stack">
       <div class="page-head">
@@ -56,46 +50,7 @@ export function ProfileScreen() {
           save.run()
         }}
       >
-        <Field id="p-name" label="Display name" problem={problem('display_name')}>
-          <input
-            type="text"
-            {...described('p-name', problem('display_name'), false)}
-            value={form.display_name}
-            required
-            maxLength={80}
-            onInput={(event) => set({ display_name: event.currentTarget.value })}
-          />
-        </Field>
-        <Field id="p-description" label="One-sentence pitch" problem={problem('description')}>
-          <input
-            type="text"
-            {...described('p-description', problem('description'), false)}
-            value={form.description}
-            maxLength={280}
-            onInput={(event) => set({ description: event.currentTarget.value })}
-          />
-        </Field>
-        <Field
-          id="p-website"
-          label="Website"
-          hint="https://… Where your discovery manifest lives."
-          problem={problem('website')}
-        >
-          <input
-            type="url"
-            {...described('p-website', problem('website'))}
-            value={form.website}
-            onInput={(event) => set({ website: event.currentTarget.value })}
-          />
-        </Field>
-        <Field id="p-x" label="X account" hint="Like @yourname." problem={problem('x_account')}>
-          <input
-            type="text"
-            {...described('p-x', problem('x_account'))}
-            value={form.x_account}
-            onInput={(event) => set({ x_account: event.currentTarget.value })}
-          />
-        </Field>
+        <ProfileFields draft={form} onChange={setForm} error={save.error} idPrefix="profile" />
         <Problem error={save.error} />
         {saved && !save.error && <Notice kind="ok">Saved.</Notice>}
         <div class="actions">

@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks'
 import { ApiError, api } from '../lib/api'
 import { EMPTY_FEED, type FeedDraft, FeedFields, feedBody } from './feed_fields'
 import { useHandleCheck } from './handle_check'
+import { type ProfileDraft, ProfileFields, profileBody } from './profile_fields'
 import type { Feed, IntegrationMode, Provider } from './types'
-import { Field, Notice, Problem, SecretReveal, described, fieldProblem, useAction } from './ui'
+import { Notice, Problem, SecretReveal, TextField, fieldProblem, useAction } from './ui'
 
 interface Registered {
   provider: Provider
@@ -11,15 +12,6 @@ interface Registered {
   hmac_secret?: string
   push_secret?: string
   first_poll?: { result: 'ok' } | { result: 'failed'; error: string }
-}
-
-interface ProfileDraft {
-  handle: string
-  display_name: string
-  description: string
-  website: string
-  x_account: string
-  partner_endpoint: string
 }
 
 const STEPS = ['How it works', 'Your provider', 'First feed', 'Review']
@@ -40,30 +32,27 @@ function stepOfField(field: string) {
 export function RegisterWizard() {
   const [step, setStep] = useState(0)
   const [mode, setMode] = useState<IntegrationMode>('partner_bridge')
+  const [handle, setHandle] = useState('')
+  const [endpoint, setEndpoint] = useState('')
   const [profile, setProfile] = useState<ProfileDraft>({
-    handle: '',
     display_name: '',
     description: '',
     website: '',
     x_account: '',
-    partner_endpoint: '',
   })
   const [feed, setFeed] = useState<FeedDraft>(EMPTY_FEED)
   const [done, setDone] = useState<Registered | null>(null)
-  const handleCheck = useHandleCheck(profile.handle.trim())
+  const handleCheck = useHandleCheck(handle.trim())
 
   const register = useAction(async () => {
     try {
       const registered = await api<Registered>('/providers', {
         method: 'POST',
         body: {
-          handle: profile.handle.trim(),
-          display_name: profile.display_name.trim(),
-          description: profile.description.trim() || undefined,
-          website: profile.website.trim() || undefined,
-          x_account: profile.x_account.trim() || undefined,
+          handle: handle.trim(),
+          ...profileBody(profile, undefined),
           integration_mode: mode,
-          partner_endpoint: mode === 'partner_bridge' ? profile.partner_endpoint.trim() : undefined,
+          partner_endpoint: mode === 'partner_bridge' ? endpoint.trim() : undefined,
           feed: feedBody(feed, mode),
         },
       })
@@ -79,7 +68,6 @@ export function RegisterWizard() {
 
   if (done) return <RegistrationDone registered={done} />
 
-  const set = (patch: Partial<ProfileDraft>) => setProfile({ ...profile, ...patch })
   const problem = (field: string) => fieldProblem(register.error, field)
   const handleProblem =
     problem('handle') ??
@@ -162,103 +150,42 @@ export function RegisterWizard() {
       {step === 1 && (
         <form class="card" onSubmit={next}>
           <h2>Your provider</h2>
-          <Field
+          <TextField
             id="handle"
             label="Handle"
             hint="3 to 32 lowercase letters, digits and hyphens. Your feeds live at /feeds/p/<handle>/…; it cannot change later."
             problem={handleProblem}
-            fine={
-              handleCheck.state === 'available' ? `“${profile.handle.trim()}” is available` : null
-            }
-          >
-            <input
-              type="text"
-              {...described('handle', handleProblem)}
-              value={profile.handle}
-              required
-              autocomplete="off"
-              autocapitalize="none"
-              spellcheck={false}
-              onInput={(event) => set({ handle: event.currentTarget.value.toLowerCase() })}
-            />
-          </Field>
+            fine={handleCheck.state === 'available' ? `“${handle.trim()}” is available` : null}
+            value={handle}
+            required
+            autocomplete="off"
+            autocapitalize="none"
+            spellcheck={false}
+            onValue={(typed) => setHandle(typed.toLowerCase())}
+          />
           {handleCheck.state === 'checking' && (
             <p class="small muted" role="status" style="margin-top:-8px">
               Checking…
             </p>
           )}
-          <Field
-            id="display-name"
-            label="Display name"
-            hint="Your company or project, as buyers see it."
-            problem={problem('display_name')}
-          >
-            <input
-              type="text"
-              {...described('display-name', problem('display_name'))}
-              value={profile.display_name}
-              required
-              maxLength={80}
-              onInput={(event) => set({ display_name: event.currentTarget.value })}
-            />
-          </Field>
-          <Field
-            id="description"
-            label="One-sentence pitch (optional)"
-            problem={problem('description')}
-          >
-            <input
-              type="text"
-              {...described('description', problem('description'), false)}
-              value={profile.description}
-              maxLength={280}
-              onInput={(event) => set({ description: event.currentTarget.value })}
-            />
-          </Field>
-          <Field
-            id="website"
-            label="Website (optional)"
-            hint="https://… Your manifest there earns you the verified badge."
-            problem={problem('website')}
-          >
-            <input
-              type="url"
-              {...described('website', problem('website'))}
-              value={profile.website}
-              placeholder="https://example.com"
-              onInput={(event) => set({ website: event.currentTarget.value })}
-            />
-          </Field>
-          <Field
-            id="x-account"
-            label="X account (optional)"
-            hint="Like @yourname."
-            problem={problem('x_account')}
-          >
-            <input
-              type="text"
-              {...described('x-account', problem('x_account'))}
-              value={profile.x_account}
-              placeholder="@yourname"
-              onInput={(event) => set({ x_account: event.currentTarget.value })}
-            />
-          </Field>
+          <ProfileFields
+            draft={profile}
+            onChange={setProfile}
+            error={register.error}
+            idPrefix="profile"
+          />
           {mode === 'partner_bridge' && (
-            <Field
+            <TextField
               id="partner-endpoint"
+              type="url"
               label="Your API's address"
               hint="The origin only, like https://api.example.com: no path, no trailing slash. Each feed adds its own path."
               problem={problem('partner_endpoint')}
-            >
-              <input
-                type="url"
-                {...described('partner-endpoint', problem('partner_endpoint'))}
-                value={profile.partner_endpoint}
-                required
-                placeholder="https://api.example.com"
-                onInput={(event) => set({ partner_endpoint: event.currentTarget.value })}
-              />
-            </Field>
+              value={endpoint}
+              required
+              placeholder="https://api.example.com"
+              onValue={setEndpoint}
+            />
           )}
           <div class="actions">
             <button type="button" class="btn" onClick={() => setStep(0)}>
@@ -318,19 +245,19 @@ export function RegisterWizard() {
             </dd>
             <dt>Provider</dt>
             <dd>
-              {profile.display_name} (@{profile.handle})
+              {profile.display_name} (@{handle})
             </dd>
             {mode === 'partner_bridge' && (
               <>
                 <dt>Your API</dt>
-                <dd>{profile.partner_endpoint}</dd>
+                <dd>{endpoint}</dd>
               </>
             )}
             <dt>First feed</dt>
             <dd>
               {feed.display_name} at{' '}
               <code>
-                /feeds/p/{profile.handle}/{feed.slug}
+                /feeds/p/{handle}/{feed.slug}
               </code>
             </dd>
             <dt>Price</dt>

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact'
+import type { ComponentChildren, JSX } from 'preact'
 import { useCallback, useRef, useState } from 'preact/hooks'
 import { ApiError, errorMessage } from '../lib/api'
 
@@ -31,6 +31,34 @@ export function Field(props: {
         </span>
       )}
     </div>
+  )
+}
+
+type InputAttributes = Omit<JSX.IntrinsicElements['input'], 'id' | 'value' | 'onInput'>
+
+/** A one-line input in its Field; `onValue` gets what was typed. */
+export function TextField(
+  props: {
+    id: string
+    label: string
+    hint?: ComponentChildren
+    problem?: string | null
+    fine?: string | null
+    value: string
+    onValue: (value: string) => void
+  } & InputAttributes
+) {
+  const { id, label, hint, problem, fine, value, onValue, ...input } = props
+  return (
+    <Field id={id} label={label} hint={hint} problem={problem} fine={fine}>
+      <input
+        type="text"
+        {...input}
+        {...described(id, problem, hint !== undefined)}
+        value={value}
+        onInput={(event) => onValue(event.currentTarget.value)}
+      />
+    </Field>
   )
 }
 
