@@ -37,6 +37,9 @@ export default defineConfig(({ command }) => ({
   },
   // Dependencies pre-bundled when the dev server starts, never discovered
   // later: a discovery mid-session reloads every open page (and a browser test).
+  // Tests keep theirs apart, so a test run and `npm run dev` never rebuild
+  // one another's copy.
+  cacheDir: testing ? 'node_modules/.vite-test' : 'node_modules/.vite',
   optimizeDeps: {
     include: ['preact', 'preact/hooks', 'preact/jsx-runtime', '@stacks/connect'],
     noDiscovery: true,
