@@ -26,6 +26,9 @@ export default defineConfig({
     () => import('@adonisjs/core/providers/vinejs_provider'),
     () => import('@adonisjs/lucid/database_provider'),
     () => import('@adonisjs/auth/auth_provider'),
+    () => import('@adonisjs/core/providers/edge_provider'),
+    () => import('@adonisjs/vite/vite_provider'),
+    () => import('@adonisjs/static/static_provider'),
     () => import('#providers/core_provider'),
     () => import('#providers/chain_provider'),
     () => import('#providers/payments_provider'),
@@ -42,6 +45,7 @@ export default defineConfig({
   preloads: [
     () => import('#start/validator'),
     () => import('#start/routes'),
+    () => import('#start/view'),
     () => import('#start/kernel'),
     {
       file: () => import('#start/scheduler'),
@@ -62,6 +66,11 @@ export default defineConfig({
         timeout: 30_000,
       },
       {
+        files: ['tests/browser/**/*.spec.ts'],
+        name: 'browser',
+        timeout: 60_000,
+      },
+      {
         files: ['bench/**/*.bench.ts'],
         name: 'bench',
         timeout: 600_000,
@@ -72,7 +81,16 @@ export default defineConfig({
 
   /*
   | Copied into build/ as they are: the partner-verifier package is plain
-  | JavaScript (the Partner Bridge driver signs with it).
+  | JavaScript (the Partner Bridge driver signs with it); the pages' Edge
+  | templates and public/ (where `vite build` writes the bundles).
   */
-  metaFiles: [{ pattern: 'packages/partner-verifier/src/**', reloadServer: false }],
+  metaFiles: [
+    { pattern: 'packages/partner-verifier/src/**', reloadServer: false },
+    { pattern: 'resources/views/**/*.edge', reloadServer: false },
+    { pattern: 'public/**', reloadServer: false },
+  ],
+
+  hooks: {
+    buildStarting: [() => import('@adonisjs/vite/build_hook')],
+  },
 })

@@ -8,10 +8,15 @@ import server from '@adonisjs/core/services/server'
 
 server.errorHandler(() => import('#exceptions/handler'))
 
-/** Run on every request, matched route or not. */
+/**
+ * Run on every request, matched route or not. The pages' bundles: built ones
+ * from public/ (static), in development and tests the Vite dev server's.
+ */
 server.use([
   () => import('#middleware/request_id_middleware'),
   () => import('#middleware/container_bindings_middleware'),
+  () => import('@adonisjs/static/static_middleware'),
+  () => import('@adonisjs/vite/vite_middleware'),
 ])
 
 /** Run on every request with a matched route. */

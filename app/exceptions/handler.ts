@@ -36,6 +36,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       return
     }
     const httpError = this.toHttpError(error)
+    if (wantsPage(ctx)) return this.renderPage(httpError, ctx)
     if (typeof httpError.handle === 'function') {
       return httpError.handle(httpError, ctx)
     }
@@ -61,6 +62,22 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   /** A client's undecodable body is its mistake, not ours: answered 4xx, never logged as an error. */
   protected shouldReport(error: HttpError) {
     return !contentEncodingRefusal(error) && super.shouldReport(error)
+  }
+
+  /** A page's error, or a browser's unknown URL: a page saying what happened, in words. */
+  async renderPage(error: HttpError, ctx: HttpContext) {
+    const status = error.status ?? 500
+    const page =
+      status === 404
+        ? { heading: 'Page not found', message: pageNotFoundMessage(error) }
+        : status >= 500
+          ? {
+              heading: 'Something went wrong',
+              message: `The page could not be shown. Try again in a moment; if it keeps failing, tell us the request id ${ctx.request.id()}.`,
+            }
+          : { heading: 'That did not work', message: error.message }
+    ctx.response.status(status).header('content-type', 'text/html; charset=utf-8')
+    ctx.response.send(await ctx.view.render('pages/errors/status', { status, ...page }))
   }
 
   async renderError(error: HttpError, ctx: HttpContext) {
@@ -103,6 +120,26 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       },
     })
   }
+}
+
+/** The paths of the pages (app/web/routes.ts); every other path is the JSON API's. */
+const PAGE_PATHS = /^\/(market|dashboard)(\/|$)/
+
+/**
+ * Pages answer errors as pages; so does an unknown URL under the pages' own
+ * prefixes when a browser asked for it (its Accept prefers HTML). The API's
+ * paths answer JSON whoever asks.
+ */
+function wantsPage(ctx: HttpContext) {
+  const routeName = ctx.route?.name
+  if (routeName) return routeName.startsWith('web.')
+  return PAGE_PATHS.test(ctx.request.url()) && ctx.request.accepts(['json', 'html']) === 'html'
+}
+
+function pageNotFoundMessage(error: HttpError) {
+  return error.code === 'E_ROUTE_NOT_FOUND'
+    ? 'There is no page at this address.'
+    : `${error.message}. It may have been removed, or the address has a typo.`
 }
 
 /**

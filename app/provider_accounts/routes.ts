@@ -18,6 +18,8 @@ const PublicProvidersController = () =>
   import('#provider_accounts/controllers/public_providers_controller')
 const ProviderManifestController = () =>
   import('#provider_accounts/controllers/provider_manifest_controller')
+const HandleAvailabilityController = () =>
+  import('#provider_accounts/controllers/handle_availability_controller')
 
 /** Owner routes: a bearer session of the wallet that registered the provider. */
 router
@@ -59,3 +61,4 @@ router
   .get('/providers/:handle/manifest', [ProviderManifestController, 'handle'])
   .as('providers.manifest')
 router.get('/providers/:handle', [PublicProvidersController, 'show']).as('providers.show')
+router.get('/handles/:handle', [HandleAvailabilityController, 'handle']).as('handles.show')

@@ -70,7 +70,20 @@ export class PublicStats {
     }
   }
 
-  async activity(limit: number) {
+  /**
+   * The newest paid calls, of every feed or of one (`feed`: a built-in id or
+   * `<handle>/<slug>`, read through the query log's per-feed index); the
+   * totals are always the marketplace's.
+   */
+  async activity(limit: number, feed?: string) {
+    const calls = this.db
+      .from('query_log')
+      .join('feeds', 'feeds.id', 'query_log.feed_id')
+      .leftJoin('providers', 'providers.id', 'feeds.provider_id')
+      .orderBy('query_log.id', 'desc')
+      .limit(limit)
+      .select('query_log.*', this.db.raw(FEED_NAME))
+    if (feed !== undefined) calls.whereIn('query_log.feed_id', this.#feedIdsNamed(feed))
     const [totals, rows] = await Promise.all([
       this.db
         .from('agent_stats')
@@ -79,13 +92,7 @@ export class PublicStats {
           this.db.raw('coalesce(sum(total_spent_microstx), 0) AS spent')
         )
         .first(),
-      this.db
-        .from('query_log')
-        .join('feeds', 'feeds.id', 'query_log.feed_id')
-        .leftJoin('providers', 'providers.id', 'feeds.provider_id')
-        .orderBy('query_log.id', 'desc')
-        .limit(limit)
-        .select('query_log.*', this.db.raw(FEED_NAME)),
+      calls,
     ])
     const now = this.clock.now()
     return {
@@ -103,6 +110,16 @@ export class PublicStats {
         time_ago: timeAgo(new Date(row.created_at).getTime(), now),
       })),
     }
+  }
+
+  /** The feeds (a deleted one's slug may have been reused) a feed name has named. */
+  #feedIdsNamed(name: string) {
+    const [handle, slug] = name.includes('/') ? name.split('/', 2) : [null, name]
+    const ids = this.db.from('feeds').where('feeds.slug', slug).select('feeds.id')
+    if (handle === null) return ids.whereNull('feeds.provider_id')
+    return ids
+      .join('providers', 'providers.id', 'feeds.provider_id')
+      .where('providers.handle', handle)
   }
 
   async leaderboard() {

@@ -8,7 +8,9 @@ export default class ShowActivityController {
   constructor(private stats: PublicStats) {}
 
   async handle({ request }: HttpContext) {
-    const { limit } = await request.validateUsing(activityQueryValidator, { data: request.qs() })
-    return this.stats.activity(limit ?? 20)
+    const { limit, feed } = await request.validateUsing(activityQueryValidator, {
+      data: request.qs(),
+    })
+    return this.stats.activity(limit ?? 20, feed)
   }
 }

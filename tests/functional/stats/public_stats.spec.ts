@@ -137,6 +137,29 @@ test.group('Public statistics', (group) => {
     )
   })
 
+  test("one feed's activity lists only its calls, the totals stay the marketplace's", async ({
+    client,
+    assert,
+  }) => {
+    await recordCalls([
+      { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40 },
+      { feed: 'defi-scores', payer: BOB, price: 10_000n, ms: 20 },
+      { feed: 'whale-alerts', payer: BOB, price: 5_000n, ms: 30 },
+    ])
+
+    const whales = await client.get('/activity').qs({ feed: 'whale-alerts' })
+    const unknown = await client.get('/activity').qs({ feed: 'no-such-feed' })
+
+    assert.deepEqual(
+      whales
+        .body()
+        .activity.map((entry: { feed: string; response_ms: number }) => entry.response_ms),
+      [30, 40]
+    )
+    assert.containsSubset(whales.body(), { total_revenue_stx: 0.02, unique_agents: 2 })
+    assert.deepEqual(unknown.body().activity, [])
+  })
+
   test('the activity limit defaults to 20 and must be 1 to 100', async ({ client }) => {
     for (const limit of ['0', '101', 'abc', '2.5']) {
       const response = await client.get('/activity').qs({ limit })

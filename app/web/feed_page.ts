@@ -1,0 +1,68 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
+import { FeedSnapshots } from '#feeds/feed_snapshots'
+import { PublicStats } from '#stats/public_stats'
+import { MarketCatalog } from '#web/market_catalog'
+import { shapeOf } from '#web/response_shape'
+import { buySnippets } from '#web/buy_snippets'
+import { siteContext } from '#web/site'
+
+export const RECENT_PURCHASES = 10
+
+/**
+ * Everything a feed's page shows: the catalog entry, its newest paid calls,
+ * and the shape of its response, taken from the last paid response (or, for
+ * a mirror not sold yet, its current snapshot).
+ */
+@inject()
+export class FeedPage {
+  constructor(
+    private db: Database,
+    private catalog: MarketCatalog,
+    private stats: PublicStats,
+    private snapshots: FeedSnapshots
+  ) {}
+
+  async show(name: string) {
+    const feed = await this.catalog.find(name)
+    if (!feed) throw new E_FEED_NOT_FOUND(name)
+    const [activity, data] = await Promise.all([
+      this.stats.activity(RECENT_PURCHASES, name),
+      this.#exampleData(feed.id),
+    ])
+    return {
+      feed,
+      recent: activity,
+      snippets: buySnippets(siteContext(), feed.endpoint, feed.priceStx),
+      example:
+        data === undefined
+          ? null
+          : JSON.stringify(
+              {
+                data: shapeOf(data),
+                price: Number(feed.priceMicrostx),
+                price_stx: feed.priceStx,
+                data_source: 'string',
+                last_updated: 'number (epoch ms)',
+              },
+              null,
+              2
+            ),
+    }
+  }
+
+  async #exampleData(feedId: string): Promise<unknown> {
+    const sold = await this.db
+      .from('query_log')
+      .join('payments', 'payments.txid', 'query_log.txid')
+      .where('query_log.feed_id', feedId)
+      .whereNotNull('payments.response')
+      .orderBy('query_log.id', 'desc')
+      .select('payments.response')
+      .first()
+    if (sold) return (JSON.parse(sold.response) as { data?: unknown }).data
+    const snapshot = await this.snapshots.current(feedId)
+    return snapshot?.data
+  }
+}

@@ -1,0 +1,153 @@
+import { inject } from '@adonisjs/core'
+import { Database } from '@adonisjs/lucid/database'
+import { Clock } from '#core/clock'
+import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
+import { formatStx, parseMicrostx } from '#ledger/money'
+import { timeAgo } from '#stats/time_ago'
+import { feedPaths } from '#web/feed_paths'
+
+/** Provider feeds carry no category of their own: the marketplace files them together. */
+export const PROVIDER_CATEGORY = 'provider'
+
+export interface MarketFeed {
+  id: string
+  /** `whale-alerts`, or `acme-data/btc-price` for a provider's feed. */
+  name: string
+  displayName: string
+  description: string
+  category: string
+  provider: { handle: string; displayName: string } | null
+  priceMicrostx: string
+  priceStx: string
+  /** How fresh the data is, in words. */
+  freshness: string
+  stats: ReturnType<typeof summariseStats>
+  /** The paid API path, and the page about it. */
+  endpoint: string
+  page: string
+}
+
+interface CatalogRow extends Partial<FeedStatsRow> {
+  id: string
+  slug: string
+  display_name: string
+  description: string | null
+  category: string | null
+  price_microstx: string
+  source_type: string
+  source_settings: Record<string, unknown> | null
+  update_frequency: string | null
+  handle: string | null
+  provider_name: string | null
+  last_fetched_at: Date | null
+}
+
+/**
+ * Every live feed, built-in and provider, with price, category, freshness and
+ * the registry's rollup stats: what the marketplace pages show. One query over
+ * `feeds` and their one-row rollups; the query log is never read.
+ */
+@inject()
+export class MarketCatalog {
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
+
+  async list(): Promise<MarketFeed[]> {
+    const rows = (await this.liveFeeds()) as CatalogRow[]
+    return rows.map((row) => this.#entry(row))
+  }
+
+  /** One live feed by its name (`whale-alerts` or `acme-data/btc-price`), or null. */
+  async find(name: string): Promise<MarketFeed | null> {
+    const [handle, slug] = name.includes('/') ? name.split('/', 2) : [null, name]
+    const query = this.liveFeeds().where('feeds.slug', slug)
+    if (handle === null) query.whereNull('feeds.provider_id')
+    else query.where('providers.handle', handle)
+    const row = (await query.first()) as CatalogRow | null
+    return row ? this.#entry(row) : null
+  }
+
+  private liveFeeds() {
+    return this.db
+      .from('feeds')
+      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
+      .leftJoin('providers', 'providers.id', 'feeds.provider_id')
+      .where('feeds.status', 'active')
+      .whereNull('feeds.deleted_at')
+      .where((query) => {
+        query.whereNull('feeds.provider_id').orWhere('providers.status', 'active')
+      })
+      .orderByRaw('providers.handle NULLS FIRST')
+      .orderBy('feeds.created_at')
+      .orderBy('feeds.slug')
+      .select(
+        'feeds.id',
+        'feeds.slug',
+        'feeds.display_name',
+        'feeds.description',
+        'feeds.category',
+        'feeds.price_microstx',
+        'feeds.source_type',
+        'feeds.source_settings',
+        'feeds.update_frequency',
+        'providers.handle',
+        'providers.display_name as provider_name',
+        this.db.raw(
+          `(SELECT max(s.fetched_at) FROM feed_snapshots s WHERE s.feed_id = feeds.id) AS last_fetched_at`
+        ),
+        ...FEED_STATS_COLUMNS
+      )
+  }
+
+  #entry(row: CatalogRow): MarketFeed {
+    const price = parseMicrostx(row.price_microstx)
+    const name = row.handle ? `${row.handle}/${row.slug}` : row.slug
+    return {
+      id: row.id,
+      name,
+      displayName: row.display_name,
+      description: row.description ?? '',
+      category: row.category ?? PROVIDER_CATEGORY,
+      provider: row.handle ? { handle: row.handle, displayName: row.provider_name ?? '' } : null,
+      priceMicrostx: price.toString(),
+      priceStx: formatStx(price),
+      freshness: this.#freshness(row),
+      stats: summariseStats(row),
+      ...feedPaths(name),
+    }
+  }
+
+  #freshness(row: CatalogRow): string {
+    const fetched = row.last_fetched_at
+      ? timeAgo(new Date(row.last_fetched_at).getTime(), this.clock.now())
+      : null
+    switch (row.source_type) {
+      case 'builtin':
+        return `Updated every ${row.update_frequency ?? 'few minutes'}`
+      case 'partner_bridge':
+        return 'Live: fetched from the provider on every call'
+      case 'webhook_push':
+        return fetched ? `Pushed by the provider, last ${fetched}` : 'Waiting for its first push'
+      case 'manual_upload':
+        return fetched
+          ? `Uploaded by the provider, last ${fetched}`
+          : 'Waiting for its first upload'
+      default: {
+        const interval = Number(row.source_settings?.poll_interval_seconds ?? 0)
+        const every = interval ? `Mirrored every ${intervalInWords(interval)}` : 'Mirrored'
+        return fetched
+          ? `${every}, last fetched ${fetched}`
+          : `${every}, waiting for its first fetch`
+      }
+    }
+  }
+}
+
+/** 60 → "minute", 300 → "5 minutes", 3600 → "hour". */
+export function intervalInWords(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`
+  if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`
+  return `${seconds} seconds`
+}

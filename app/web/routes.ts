@@ -1,0 +1,47 @@
+import router from '@adonisjs/core/services/router'
+
+const ShowHomePageController = () => import('#web/controllers/show_home_page_controller')
+const ShowFeedPageController = () => import('#web/controllers/show_feed_page_controller')
+const ShowLeaderboardPageController = () =>
+  import('#web/controllers/show_leaderboard_page_controller')
+const ShowActivityPageController = () => import('#web/controllers/show_activity_page_controller')
+const ShowProvidersPageController = () => import('#web/controllers/show_providers_page_controller')
+const ShowProviderPageController = () => import('#web/controllers/show_provider_page_controller')
+const ShowDashboardPageController = () => import('#web/controllers/show_dashboard_page_controller')
+
+/**
+ * The pages people use. They live at `/` and under /market and /dashboard,
+ * prefixes no API path uses, so a page never shadows the JSON an agent
+ * reads (GET /providers/:handle, /leaderboard, … stay JSON for everyone).
+ */
+router
+  .group(() => {
+    router.get('/', [ShowHomePageController, 'handle']).as('home')
+    router
+      .group(() => {
+        router
+          .get('feeds/p/:handle/:slug', [ShowFeedPageController, 'provider'])
+          .as('feeds.provider')
+        router.get('feeds/:id', [ShowFeedPageController, 'builtin']).as('feeds.builtin')
+        router.get('leaderboard', [ShowLeaderboardPageController, 'handle']).as('leaderboard')
+        router.get('activity', [ShowActivityPageController, 'handle']).as('activity')
+        router.get('providers', [ShowProvidersPageController, 'handle']).as('providers')
+        router.get('providers/:handle', [ShowProviderPageController, 'handle']).as('provider')
+      })
+      .prefix('/market')
+      .as('market')
+    router
+      .group(() => {
+        router.get('/', [ShowDashboardPageController, 'handle']).as('home')
+        router.get('register', [ShowDashboardPageController, 'handle']).as('register')
+        router.get('p/:id', [ShowDashboardPageController, 'handle']).as('overview')
+        router.get('p/:id/new-feed', [ShowDashboardPageController, 'handle']).as('new_feed')
+        router.get('p/:id/feeds/:slug', [ShowDashboardPageController, 'handle']).as('feed')
+        router.get('p/:id/payouts', [ShowDashboardPageController, 'handle']).as('payouts')
+        router.get('p/:id/integration', [ShowDashboardPageController, 'handle']).as('integration')
+        router.get('p/:id/profile', [ShowDashboardPageController, 'handle']).as('profile')
+      })
+      .prefix('/dashboard')
+      .as('dashboard')
+  })
+  .as('web')

@@ -1,0 +1,96 @@
+import { useState } from 'preact/hooks'
+import { api } from '../lib/api'
+import { EMPTY_FEED, type FeedDraft, FeedFields, feedBody } from './feed_fields'
+import { useProvider } from './provider_context'
+import type { Feed } from './types'
+import { Notice, Problem, SecretReveal, useAction } from './ui'
+
+interface Created {
+  feed: Feed
+  push_secret?: string
+  first_poll?: { result: 'ok' } | { result: 'failed'; error: string }
+}
+
+/** POST /providers/id/:id/feeds: a new feed in the provider's mode. */
+export function NewFeedScreen() {
+  const { provider, reload } = useProvider()
+  const [draft, setDraft] = useState<FeedDraft>(EMPTY_FEED)
+  const [created, setCreated] = useState<Created | null>(null)
+  const create = useAction(async () => {
+    const answer = await api<Created>(`/providers/id/${provider.id}/feeds`, {
+      method: 'POST',
+      body: feedBody(draft, provider.integration_mode),
+    })
+    setCreated(answer)
+    await reload()
+  })
+
+  if (created) {
+    const feedPage = `/dashboard/p/${provider.id}/feeds/${created.feed.slug}`
+    return (
+      <div class="stack">
+        <Notice kind="ok">
+          <p>
+            <strong>{created.feed.display_name} is live</strong> at <code>{created.feed.url}</code>.
+          </p>
+        </Notice>
+        {created.push_secret && (
+          <SecretReveal title="Your push secret" secret={created.push_secret}>
+            <p class="small">Your system signs each document it pushes to Tollbooth with it.</p>
+          </SecretReveal>
+        )}
+        {created.first_poll?.result === 'failed' && (
+          <Notice kind="warn">
+            <p>
+              We could not fetch your source yet: {created.first_poll.error}. Buyers pay nothing
+              until a fetch works.
+            </p>
+          </Notice>
+        )}
+        {created.first_poll?.result === 'ok' && (
+          <Notice kind="ok">
+            <p>We fetched your source once already: buyers can call it now.</p>
+          </Notice>
+        )}
+        <div class="row">
+          <a class="btn btn-primary" href={feedPage}>
+            Manage this feed
+          </a>
+          <a class="btn" href={`/dashboard/p/${provider.id}`}>
+            Back to the overview
+          </a>
+        </div>
+      </div>
+    )
+  }
+
+  return (
+    <form
+      class="card"
+      onSubmit={(event) => {
+        event.preventDefault()
+        create.run()
+      }}
+    >
+      <p class="eyebrow">New feed</p>
+      <h1>Add a feed</h1>
+      <p class="muted">
+        {provider.integration_mode === 'partner_bridge'
+          ? `Tollbooth will call ${provider.partner_endpoint ?? 'your API'} at the path you give, signed, after each payment.`
+          : 'Tollbooth keeps the latest copy of your data and serves it to buyers.'}
+      </p>
+      <FeedFields
+        draft={draft}
+        onChange={setDraft}
+        mode={provider.integration_mode}
+        error={create.error}
+      />
+      <Problem error={create.error} />
+      <div class="actions">
+        <button type="submit" class="btn btn-primary" disabled={create.busy}>
+          {create.busy ? 'Creating…' : 'Create and go live'}
+        </button>
+      </div>
+    </form>
+  )
+}

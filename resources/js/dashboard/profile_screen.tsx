@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'preact/hooks'
+import { api, errorMessage } from '../lib/api'
+import { site } from '../lib/site'
+import { useProvider } from './provider_context'
+import { type ProfileDraft, ProfileFields, profileBody } from './profile_fields'
+import { Notice, Problem, useAction } from './ui'
+
+interface Report {
+  manifest_url: string | null
+  verified: boolean
+  checks: Array<{ name: string; ok: boolean; detail: string }>
+}
+
+/** The public profile (PATCH /providers/id/:id) and its manifest verification. */
+export function ProfileScreen() {
+  const { provider, reload } = useProvider()
+  const [form, setForm] = useState<ProfileDraft>({
+    display_name: provider.display_name,
+    description: provider.description ?? '',
+    website: provider.website ?? '',
+    x_account: provider.x_account ?? '',
+  })
+  const [saved, setSaved] = useState(false)
+  const save = useAction(async () => {
+    await api(`/providers/id/${provider.id}`, {
+      method: 'PATCH',
+      body: profileBody(form, null),
+    })
+    setSaved(true)
+    await reload()
+  })
+  return (
+    <div class="stack">
+      <div class="page-head">
+        <div>
+          <p class="eyebrow">Profile</p>
+          <h1>Your public profile</h1>
+          <p>
+            What buyers see at{' '}
+            <a href={`/market/providers/${provider.handle}`}>/market/providers/{provider.handle}</a>
+            .
+          </p>
+        </div>
+      </div>
+      <form
+        class="card"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setSaved(false)
+          save.run()
+        }}
+      >
+        <ProfileFields draft={form} onChange={setForm} error={save.error} idPrefix="profile" />
+        <Problem error={save.error} />
+        {saved && !save.error && <Notice kind="ok">Saved.</Notice>}
+        <div class="actions">
+          <button type="submit" class="btn btn-primary" disabled={save.busy}>
+            {save.busy ? 'Saving…' : 'Save profile'}
+          </button>
+        </div>
+      </form>
+      <ManifestCard />
+    </div>
+  )
+}
+
+function ManifestCard() {
+  const { provider } = useProvider()
+  const [report, setReport] = useState<Report | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const check = async () => {
+    setProblem(null)
+    try {
+      setReport(await api<Report>(`/providers/${provider.handle}/manifest`, { auth: false }))
+    } catch (error) {
+      setProblem(errorMessage(error))
+    }
+  }
+  useEffect(() => {
+    check()
+  }, [provider.website])
+  const manifest = JSON.stringify(
+    {
+      version: '1',
+      provider: {
+        name: provider.display_name,
+        handle: provider.handle,
+        website: provider.website ?? '',
+      },
+      partnerships: [
+        {
+          marketplace: 'Tollbooth',
+          marketplace_url: site().publicUrl,
+          marketplace_handle: provider.handle,
+          marketplace_verification_url: `${site().publicUrl}/providers/${provider.handle}/manifest`,
+          integration_mode: provider.integration_mode,
+          partner_endpoint: provider.partner_endpoint ?? '',
+        },
+      ],
+      feeds: provider.feeds
+        .filter((feed) => feed.source_path)
+        .map((feed) => ({
+          slug: feed.slug,
+          name: feed.display_name,
+          path: feed.source_path,
+          method: 'GET',
+        })),
+      supported_payments: ['x402-stacks'],
+    },
+    null,
+    2
+  )
+  return (
+    <section class="card" aria-labelledby="manifest-title">
+      <div class="card-title">
+        <h2 id="manifest-title">Verified badge</h2>
+        <button type="button" class="btn btn-small" onClick={check}>
+          Check again
+        </button>
+      </div>
+      <p class="muted">
+        Serve this file at{' '}
+        <code>
+          {provider.website ? `${new URL(provider.website).origin}` : 'https://your-site'}
+          /.well-known/tollbooth-feeds.json
+        </code>{' '}
+        and your profile shows a “verified” badge: proof that the listing is really yours.
+      </p>
+      {problem && <Notice kind="bad">{problem}</Notice>}
+      {report && (
+        <Notice kind={report.verified ? 'ok' : 'warn'}>
+          <p>
+            <strong>{report.verified ? 'Verified.' : 'Not verified yet.'}</strong>
+          </p>
+          <ul class="small" style="margin:0;padding-left:18px">
+            {report.checks.map((item) => (
+              <li key={item.name}>
+                {item.ok ? '✓' : '✗'} {item.detail}
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+      <div class="code">
+        <pre tabIndex={0} aria-label="Manifest template">
+          <code>{manifest}</code>
+        </pre>
+      </div>
+    </section>
+  )
+}

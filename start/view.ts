@@ -1,0 +1,21 @@
+/*
+|--------------------------------------------------------------------------
+| Edge globals for the pages (resources/views)
+|--------------------------------------------------------------------------
+*/
+import edge from 'edge.js'
+import { siteContext } from '#web/site'
+
+/** The network, explorer, public URL and poll cadences, read per render (tests change them). */
+edge.global('site', siteContext)
+
+/** JSON for an island's `data-props` attribute (Edge escapes it for the attribute). */
+edge.global('toJson', (value: unknown) => JSON.stringify(value))
+
+/** 12345 → "12,345" */
+edge.global('count', (value: number | string) =>
+  new Intl.NumberFormat('en-US').format(value as number)
+)
+
+/** JSON inside a <script type="application/json">: `<` escaped so no string can close the tag. */
+edge.global('toScriptJson', (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c'))

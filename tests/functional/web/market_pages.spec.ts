@@ -1,0 +1,76 @@
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import { newOwner, registerProvider } from '#tests/support/providers'
+
+test.group('Marketplace pages', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('the home page lists every live feed, built-in and provider, with its price', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    await registerProvider(client, owner.token, {
+      handle: 'acme-data',
+      feed: {
+        slug: 'btc-price',
+        display_name: 'BTC spot price',
+        price_stx: '0.02',
+        source_path: '/v1/prices',
+      },
+    })
+
+    const response = await client.get('/').header('accept', 'text/html')
+
+    response.assertStatus(200)
+    assert.match(response.header('content-type') ?? '', /^text\/html/)
+    const html = response.text()
+    assert.lengthOf(html.match(/data-feed-card/g) ?? [], 17)
+    assert.include(html, 'href="/market/feeds/whale-alerts"')
+    assert.include(html, 'href="/market/feeds/p/acme-data/btc-price"')
+    assert.include(html, 'BTC spot price')
+    assert.include(html, '0.02 STX')
+    assert.include(html, 'Live: fetched from the provider on every call')
+  })
+
+  test("a feed's page gives the snippets that buy that exact feed", async ({ client, assert }) => {
+    const response = await client.get('/market/feeds/gas-prediction')
+
+    response.assertStatus(200)
+    const html = response.text()
+    assert.include(html, 'curl -i http://localhost:')
+    assert.include(html, '/feeds/gas-prediction')
+    assert.include(html, 'api.get(&#x27;/feeds/gas-prediction&#x27;')
+    assert.include(html, 'No one has bought this feed yet')
+    assert.include(html, 'No paid calls yet.')
+  })
+
+  test('an unknown feed is a page saying so, with status 404', async ({ client, assert }) => {
+    const response = await client.get('/market/feeds/whale-alertz')
+
+    response.assertStatus(404)
+    assert.match(response.header('content-type') ?? '', /^text\/html/)
+    assert.include(response.text(), 'Page not found')
+    assert.include(response.text(), 'No feed &quot;whale-alertz&quot;')
+  })
+
+  test('a browser asking for a page that does not exist gets a page; an API client JSON', async ({
+    client,
+    assert,
+  }) => {
+    const browser = await client.get('/market/no/such/page').header('accept', 'text/html,*/*;q=0.8')
+    const agent = await client.get('/market/no/such/page')
+
+    browser.assertStatus(404)
+    assert.include(browser.text(), 'There is no page at this address.')
+    agent.assertStatus(404)
+    agent.assertBodyContains({ error: { code: 'route_not_found' } })
+  })
+
+  test('the API paths stay JSON for browsers too', async ({ client, assert }) => {
+    const response = await client.get('/leaderboard').header('accept', 'text/html')
+
+    response.assertStatus(200)
+    assert.deepEqual(response.body(), { agents: [] })
+  })
+})

@@ -1,0 +1,229 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import type { Group } from '@japa/runner/core'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { privateKeyToPublic } from '@stacks/transactions'
+import { publicUrl } from '#core/public_url'
+import { signMessage, walletOf } from '#tests/support/sign_in'
+
+/** Debian's Chromium: `.ci/run` installs it (apt-get install chromium) when it is missing. */
+export const CHROMIUM = '/usr/bin/chromium'
+
+/** Without the background-networking flags Chromium calls Google's hosts, which this network refuses. */
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+export const DESKTOP = { width: 1280, height: 860 }
+export const PHONE = { width: 390, height: 844 }
+
+/**
+ * A wallet extension as @stacks/connect sees one: `window.LeatherProvider`
+ * with `request(method, params)`, answering JSON-RPC. It holds devnet keys and
+ * signs in Node exactly as a wallet would (`stx_signMessage`: the RSV
+ * signature of the Stacks message hash), for the account it has selected.
+ */
+export class TestWallet {
+  /** Every request the page made, in order. */
+  readonly requests: Array<{ method: string; params: unknown }> = []
+  #active = 0
+
+  constructor(readonly keys: string[]) {}
+
+  get address() {
+    return walletOf(this.keys[this.#active])
+  }
+
+  /** The person picks another account in the wallet. */
+  use(index: number) {
+    this.#active = index
+  }
+
+  answer(method: string, params: { message?: string } | undefined) {
+    this.requests.push({ method, params })
+    const key = this.keys[this.#active]
+    const publicKey = privateKeyToPublic(key) as string
+    switch (method) {
+      case 'getAddresses':
+        return {
+          addresses: [
+            { symbol: 'BTC', address: 'bcrt1qtestwalletnotused0000000000000000000', publicKey },
+            { symbol: 'STX', address: walletOf(key), publicKey },
+          ],
+        }
+      case 'stx_signMessage':
+        return { signature: signMessage(params?.message ?? '', key), publicKey }
+      default:
+        throw new Error(`the test wallet does not do ${method}`)
+    }
+  }
+}
+
+/** In the page: `window.LeatherProvider`, whose requests the TestWallet answers from Node. */
+const LEATHER_PROVIDER = `
+  let id = 0
+  window.LeatherProvider = {
+    isLeather: true,
+    async request(method, params) {
+      return { jsonrpc: '2.0', id: String(++id), ...(await window.__testWallet(method, params)) }
+    },
+  }
+`
+
+async function injectWallet(context: BrowserContext, wallet: () => TestWallet) {
+  await context.exposeBinding(
+    '__testWallet',
+    (_source, method: string, params?: { message?: string }) => {
+      try {
+        return { result: wallet().answer(method, params) }
+      } catch (error) {
+        return { error: { code: -32_601, message: (error as Error).message } }
+      }
+    }
+  )
+  await context.addInitScript({ content: LEATHER_PROVIDER })
+}
+
+export interface BrowserSession {
+  context: BrowserContext
+  page: Page
+  wallet: TestWallet
+  /** The app's address (PUBLIC_URL) joined with a path. */
+  url(path: string): string
+}
+
+/**
+ * Per test: Debian's Chromium through playwright-core with a fresh profile
+ * directory, a page at desktop size, and a test wallet holding `keys` (the
+ * first account selected). Afterwards the browser closes and every provider,
+ * payment, withdrawal and session the test made is deleted (the pages talk
+ * to the app over real HTTP, so no test transaction can wrap them).
+ */
+export function useBrowser(group: Group) {
+  const session = {} as BrowserSession
+  const setWallet = (keys: string[]) => {
+    session.wallet = new TestWallet(keys)
+    return session.wallet
+  }
+  group.each.setup(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)`
+      )
+    }
+    const profile = mkdtempSync(join(tmpdir(), 'tollbooth-chromium-'))
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: DESKTOP,
+    })
+    context.setDefaultTimeout(15_000)
+    if (process.env.BROWSER_LOG === '1') {
+      context.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`))
+      context.on('weberror', (error) => console.log(`[page error] ${error.error().message}`))
+    }
+    const wallet = setWallet([])
+    await injectWallet(context, () => session.wallet)
+    Object.assign(session, {
+      context,
+      page: context.pages()[0] ?? (await context.newPage()),
+      wallet,
+      url: (path: string) => publicUrl(path),
+    })
+    return async () => {
+      await context.close()
+      rmSync(profile, { recursive: true, force: true })
+      await emptyMarketplace()
+    }
+  })
+  return { session, setWallet }
+}
+
+/** Deletes what a browser test made: providers and their feeds, payments, payouts, sessions. */
+export async function emptyMarketplace() {
+  await db.rawQuery(
+    `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions,
+       query_log, agent_stats, feed_stats, feed_daily_stats, feed_hourly_stats, feed_daily_buyers,
+       feed_snapshots, feed_source_states, payments`
+  )
+  await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
+  await db.rawQuery(`DELETE FROM providers`)
+  await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
+}
+
+/** The wallet's first choice is remembered, as @stacks/connect does after its picker. */
+export async function rememberWalletChoice(page: Page) {
+  await page.addInitScript({ content: `localStorage.setItem('STX_PROVIDER', 'LeatherProvider')` })
+}
+
+/**
+ * Signs in through the page: the dashboard's button, @stacks/connect's wallet
+ * picker (Leather: the injected test wallet), the wallet's signature.
+ */
+export async function signInThroughPage(page: Page, options: { picker?: boolean } = {}) {
+  await page.getByRole('button', { name: 'Connect wallet and sign in' }).click()
+  if (options.picker !== false) {
+    await page.getByRole('button', { name: 'Connect' }).first().click()
+  }
+}
+
+/** Live parts of the pages poll fast, so a test sees updates within a fraction of a second. */
+export function pollQuickly() {
+  const previous = structuredClone(app.config.get<Record<string, number>>('web'))
+  app.config.set('web.activityPollMs', 150)
+  app.config.set('web.withdrawalPollMs', 150)
+  app.config.set('web.dashboardPollMs', 150)
+  return () => app.config.set('web', previous)
+}
+
+const SCREENSHOTS = app.makePath('docs/screenshots')
+
+/**
+ * The README's pictures of the pages, taken by the tests that reach them, at
+ * desktop and phone width. Written only when asked (`npm run screenshots`),
+ * so a test run leaves the tree as it was.
+ */
+export async function screenshot(page: Page, name: string) {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  const size = page.viewportSize() ?? DESKTOP
+  for (const [suffix, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport)
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))')
+    await page.screenshot({
+      path: join(SCREENSHOTS, `${name}-${suffix}.png`),
+      fullPage: suffix === 'desktop',
+    })
+  }
+  await page.setViewportSize(size)
+}
+
+/**
+ * Retries an assertion about the page until it holds (the page updates on its
+ * own: islands mount, lists refresh), failing with its last error after
+ * `timeoutMs`. Polls every 50 ms.
+ */
+export async function eventually(assertion: () => Promise<void>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      return await assertion()
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+}
