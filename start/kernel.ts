@@ -16,7 +16,7 @@ server.use([
   () => import('#middleware/request_id_middleware'),
   () => import('#middleware/container_bindings_middleware'),
   () => import('@adonisjs/static/static_middleware'),
-  () => import('@adonisjs/vite/vite_middleware'),
+  () => import('#middleware/vite_assets_middleware'),
 ])
 
 /** Run on every request with a matched route. */

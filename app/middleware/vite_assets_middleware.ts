@@ -1,0 +1,25 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import ViteMiddleware from '@adonisjs/vite/vite_middleware'
+
+/** What Vite's dev server serves: its client, the sources it transforms, pre-bundled deps. */
+const VITE_PATHS = ['/@', '/resources/', '/node_modules/', '/__vite']
+
+/**
+ * Hands only Vite's own paths to its dev server (development and tests;
+ * in production it has none and this passes everything on). Vite's dev
+ * server refuses a request whose Host it does not know with 403, as a guard
+ * of its source files: the API and the pages answer any Host, so an agent
+ * calling the development server by another name is not refused by Vite.
+ */
+@inject()
+export default class ViteAssetsMiddleware {
+  constructor(private vite: ViteMiddleware) {}
+
+  handle(ctx: HttpContext, next: NextFn) {
+    const path = ctx.request.url()
+    if (!VITE_PATHS.some((prefix) => path.startsWith(prefix))) return next()
+    return this.vite.handle(ctx, next)
+  }
+}
