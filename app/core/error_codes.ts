@@ -268,7 +268,7 @@ export const ERROR_CODES = {
     status: 422,
     in: ERROR,
     meaning:
-      'a pushed or uploaded body that is not a JSON object or array, or one we cannot store (an unpaired surrogate, nesting over 256 levels)',
+      'a pushed or uploaded body that is not a JSON object or array, or one we cannot store (an unpaired surrogate, a number beyond ±1.8e308 such as 1e400, nesting over 256 levels)',
   },
 
   // Withdrawals

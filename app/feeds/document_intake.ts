@@ -89,7 +89,7 @@ function documentOf(text: string): object {
   }
   if (!isStorableAsJsonb(data)) {
     throw new E_NOT_A_JSON_DOCUMENT([
-      `JSON we cannot store: it holds an unpaired surrogate (\\ud800) or nests deeper than ${MAX_JSON_DEPTH} levels`,
+      `JSON we cannot store: it holds an unpaired surrogate (\\ud800), a number too large to keep (1e400) or nests deeper than ${MAX_JSON_DEPTH} levels`,
     ])
   }
   return data

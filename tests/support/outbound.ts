@@ -22,3 +22,16 @@ export function swapOutboundClient(client: OutboundClient) {
     rebuildDrivers()
   }
 }
+
+/** Until restored, outbound requests reach 127.0.0.1 only: a fuzzed URL is never fetched beyond it. */
+export function useLoopbackOnlyOutbound() {
+  return swapOutboundClient(
+    new OutboundClient({
+      allowPrivateTargets: true,
+      httpsOnly: false,
+      isAllowedAddress: (address) => address === '127.0.0.1',
+      resolve: async () => [],
+      timeoutMs: 500,
+    })
+  )
+}

@@ -23,19 +23,22 @@ export function registration(overrides: Record<string, unknown> = {}) {
   }
 }
 
-/** Registration overrides for a Hosted Mirror provider whose one feed `slug` mirrors `url`. */
-export function urlMirrorRegistration(url: string, slug = 'prices') {
+/** Registration overrides for a Hosted Mirror provider mirror-co whose one feed `slug` has `source`. */
+export function mirrorRegistration(
+  source: { type: string; [setting: string]: unknown },
+  slug: string
+) {
   return {
     handle: 'mirror-co',
     integration_mode: 'hosted_mirror',
     partner_endpoint: undefined,
-    feed: {
-      slug,
-      display_name: 'Mirrored',
-      price_stx: '0.005',
-      source: { type: 'codehost_raw', url },
-    },
+    feed: { slug, display_name: 'Mirrored', price_stx: '0.005', source },
   }
+}
+
+/** Registration overrides for a Hosted Mirror provider whose one feed `slug` mirrors `url`. */
+export function urlMirrorRegistration(url: string, slug = 'prices') {
+  return mirrorRegistration({ type: 'codehost_raw', url }, slug)
 }
 
 /** A freshly signed-in wallet, ready to register and manage providers. */
@@ -66,6 +69,7 @@ export async function registerProvider(
     provider: { id: string; handle: string; [key: string]: unknown }
     feed?: Record<string, unknown>
     hmac_secret?: string
+    push_secret?: string
   }
 }
 

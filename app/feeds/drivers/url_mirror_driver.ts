@@ -216,7 +216,7 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     if (!isStorableAsJsonb(data)) {
       throw new MirrorFailure(
         'not_a_document',
-        `${answered} answered JSON that cannot be stored: a NUL character or an unpaired surrogate (\\u0000, \\ud800), or nested deeper than ${MAX_JSON_DEPTH} levels`
+        `${answered} answered JSON that cannot be stored: a NUL character or an unpaired surrogate (\\u0000, \\ud800), a number too large to keep (1e400), or nested deeper than ${MAX_JSON_DEPTH} levels`
       )
     }
     const now = this.options.now()

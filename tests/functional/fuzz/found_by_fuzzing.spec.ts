@@ -6,6 +6,7 @@ import Feed from '#models/feed'
 import { type AnswerServer, startAnswerServer } from '#tests/support/answer_server'
 import { transfer } from '#tests/support/devnet'
 import { rawCall } from '#tests/support/fuzz'
+import { pushHeaders, registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { SITE_HOST, useLocalSiteClient } from '#tests/support/local_site'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, registerProvider, urlMirrorRegistration } from '#tests/support/providers'
@@ -39,6 +40,7 @@ test.group('Found by fuzzing | sources answering JSON we cannot keep', (group) =
       { name: 'a NUL in a key', document: '{"a\\u0000":1}' },
       { name: 'an unpaired surrogate', document: '{"a":"\\ud800"}' },
       { name: 'arrays nested 20 000 deep', document: DEEP },
+      { name: 'a number beyond a double (1e400)', document: '{"a":1e400}' },
     ])
     .run(async ({ client, assert }, { document }) => {
       server.answer = json('{"BTC":97000}')
@@ -113,5 +115,32 @@ test.group('Found by fuzzing | a manifest we cannot write back out', (group) => 
       outbound.restore()
       await server.close()
     }
+  })
+})
+
+test.group('Found by fuzzing | a pushed or uploaded number beyond a double', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('{"BTC":1e400} is refused as not_a_json_document, not stored as {"BTC":null}', async ({
+    client,
+    assert,
+  }) => {
+    const { token, pushSecret, uploadPath } = await registerPushAndUploadFeeds(client)
+    const body = '{"BTC":1e400}'
+    const path = '/ingest/mirror-co/ticker'
+
+    const pushed = await rawCall('POST', path, {
+      body,
+      headers: pushHeaders(pushSecret, path, body),
+    })
+    const uploaded = await rawCall('POST', uploadPath, { body, token })
+
+    for (const answer of [pushed, uploaded]) {
+      assert.equal(answer.status, 422, answer.text)
+      assert.equal(answer.json.error.code, 'not_a_json_document')
+      assert.include(answer.json.error.message, '1e400')
+    }
+    const [{ n }] = await db.from('feed_snapshots').count('* as n')
+    assert.equal(Number(n), 0)
   })
 })

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import { randomPrivateKey } from '@stacks/transactions'
-import { OutboundClient } from '#outbound/outbound_client'
 import { bodyAround, callAtTheEdge, fuzz, useFuzzGroup } from '#tests/support/fuzz'
-import { swapOutboundClient } from '#tests/support/outbound'
+import { useLoopbackOnlyOutbound } from '#tests/support/outbound'
 import { newOwner, registerProvider, registration } from '#tests/support/providers'
 import { walletOf } from '#tests/support/sign_in'
 
@@ -35,16 +34,6 @@ const ENDPOINTS: Array<{ method: string; path: string; valid: Record<string, unk
   { method: 'PATCH', path: '/providers/id/:id/feeds/btc-price/state', valid: { active: false } },
   {
     method: 'POST',
-    path: '/providers/id/:id/mode',
-    valid: {
-      integration_mode: 'hosted_mirror',
-      feeds: [
-        { slug: 'btc-price', source: { type: 'codehost_raw', url: 'http://127.0.0.1:1/p.json' } },
-      ],
-    },
-  },
-  {
-    method: 'POST',
     path: '/providers/id/:id/link-wallet/nonce',
     valid: { wallet_address: walletOf(randomPrivateKey()) },
   },
@@ -73,17 +62,7 @@ const ENDPOINTS: Array<{ method: string; path: string; valid: Record<string, unk
 
 test.group('Fuzzing | provider API bodies', (group) => {
   useFuzzGroup(group)
-  group.each.setup(() => {
-    // A URL a fuzzed body names is never fetched beyond this machine's loopback.
-    const loopbackOnly = new OutboundClient({
-      allowPrivateTargets: true,
-      httpsOnly: false,
-      isAllowedAddress: (address) => address === '127.0.0.1',
-      resolve: async () => [],
-      timeoutMs: 500,
-    })
-    return swapOutboundClient(loopbackOnly)
-  })
+  group.each.setup(() => useLoopbackOnlyOutbound())
 
   for (const { method, path, valid } of ENDPOINTS) {
     test(`${method} ${path}`, async ({ client }) => {

@@ -56,6 +56,7 @@ test.group('Attacks | oversized bodies', (group) => {
       '/providers',
       '/facilitator/verify',
       '/facilitator/settle',
+      '/ingest/acme-data/btc-price',
     ])
     .run(async ({ assert }, path) => {
       const answer = await rawCall('POST', path, {

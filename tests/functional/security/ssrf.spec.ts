@@ -79,7 +79,7 @@ function useOutbound(rules: Partial<OutboundConfig>, client: Partial<OutboundCli
 type Outcome = 'refused_target' | string
 
 /**
- * The four places a provider-controlled URL is fetched, each driven the way
+ * The five places a provider-controlled URL is fetched, each driven the way
  * a provider drives it; each answers how the fetch ended.
  */
 const PLACES: Record<string, (client: ApiClient, url: URL) => Promise<Outcome>> = {
@@ -110,6 +110,16 @@ const PLACES: Record<string, (client: ApiClient, url: URL) => Promise<Outcome>> 
     const feed = await Feed.findByOrFail('slug', 'mirrored')
     const driver = await sources.use('codehost_raw')
     return failureKind(driver.poll!(feed))
+  },
+  async 'the mirror source test'(client, url) {
+    const { token, providerId } = await registered(
+      client,
+      urlMirrorRegistration(url.href, 'tested')
+    )
+    const answer = await client
+      .post(`/providers/id/${providerId}/feeds/tested/source/test`)
+      .bearerToken(token)
+    return answer.body().result
   },
 }
 

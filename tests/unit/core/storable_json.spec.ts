@@ -15,6 +15,15 @@ test.group('JSON we can store', () => {
     assert.isFalse(containsNul({ a: '\ud800' }))
   })
 
+  test('a number JSON.parse overflowed to Infinity (1e400) cannot be stored as it was sent', ({
+    assert,
+  }) => {
+    for (const text of ['[1e400]', '{"a":{"b":-1e400}}']) {
+      assert.isFalse(isStorableAsJsonb(JSON.parse(text)), text)
+    }
+    assert.isTrue(isStorableAsJsonb(JSON.parse('[1.7976931348623157e308, 1e-400, -0]')))
+  })
+
   test(`nesting deeper than ${MAX_JSON_DEPTH} levels is refused, whatever the depth`, ({
     assert,
   }) => {

@@ -1,0 +1,46 @@
+import type { ApiClient } from '@japa/api-client'
+import { signTollboothRequest } from '#partner_verifier'
+import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
+
+/**
+ * The Tollbooth signature v1 headers of a push of `body` to `path`
+ * (`/ingest/<handle>/<slug>`), signed with `secret` as its provider's server would.
+ */
+export function pushHeaders(secret: string, path: string, body: string | Uint8Array) {
+  return signTollboothRequest({
+    secret,
+    method: 'POST',
+    pathAndQuery: path,
+    body,
+    provider: path.split('/')[2],
+  }) as Record<string, string>
+}
+
+/**
+ * A Hosted Mirror provider mirror-co with the push feed `ticker`
+ * (/ingest/mirror-co/ticker) and the upload feed `rates`: its owner's
+ * token, the push secret and the upload path.
+ */
+export async function registerPushAndUploadFeeds(client: ApiClient) {
+  const owner = await newOwner(client)
+  const registered = await registerProvider(
+    client,
+    owner.token,
+    mirrorRegistration({ type: 'webhook_push' }, 'ticker')
+  )
+  const uploadFeed = await client
+    .post(`/providers/id/${registered.provider.id}/feeds`)
+    .bearerToken(owner.token)
+    .json({
+      slug: 'rates',
+      display_name: 'Rates',
+      price_stx: '0.005',
+      source: { type: 'manual_upload' },
+    })
+  uploadFeed.assertStatus(201)
+  return {
+    token: owner.token,
+    pushSecret: registered.push_secret!,
+    uploadPath: `/providers/id/${registered.provider.id}/feeds/rates/upload`,
+  }
+}
