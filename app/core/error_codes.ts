@@ -29,7 +29,12 @@ const BOTH = ['error', 'x402'] as const
  */
 export const ERROR_CODES = {
   // The request itself
-  invalid_json: { status: 400, in: ERROR, meaning: 'the body is not valid JSON' },
+  invalid_json: {
+    status: 400,
+    in: ERROR,
+    meaning:
+      'the body is not valid JSON, or nests so deeply (thousands of levels) it cannot be read',
+  },
   invalid_characters: {
     status: 400,
     in: ERROR,

@@ -40,11 +40,15 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (typeof httpError.handle === 'function') {
       return httpError.handle(httpError, ctx)
     }
-    if (error instanceof SyntaxError && httpError.status === 400) {
+    // The body parser's JSON.parse: a syntax error, or a stack overflow on very deep nesting.
+    if ((error instanceof SyntaxError || error instanceof RangeError) && httpError.status === 400) {
       ctx.response.status(400).send({
         error: {
           code: 'invalid_json' satisfies ErrorCode,
-          message: 'The request body is not valid JSON',
+          message:
+            error instanceof RangeError
+              ? 'The request body nests too deeply to be read'
+              : 'The request body is not valid JSON',
         },
       })
       return

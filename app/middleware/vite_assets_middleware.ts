@@ -3,8 +3,13 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import ViteMiddleware from '@adonisjs/vite/vite_middleware'
 
-/** What Vite's dev server serves: its client, the sources it transforms, pre-bundled deps. */
-const VITE_PATHS = ['/@', '/resources/', '/node_modules/', '/__vite']
+/**
+ * What Vite's dev server serves: its client and internals (`/@…`), the page
+ * sources (resources/, and app/ modules the pages share, such as
+ * app/ledger/money.ts) and the pre-bundled dependencies. No route of the API
+ * or the pages starts with these.
+ */
+const VITE_PATHS = ['/@', '/resources/', '/app/', '/node_modules/', '/__vite']
 
 /**
  * Hands only Vite's own paths to its dev server (development and tests;

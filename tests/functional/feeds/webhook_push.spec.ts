@@ -158,6 +158,7 @@ test.group('A webhook_push feed', (group) => {
       { case: 'an empty body', status: 422, code: 'not_a_json_document' },
       { case: 'an unpaired surrogate', status: 422, code: 'not_a_json_document' },
       { case: 'nesting 300 deep', status: 422, code: 'not_a_json_document' },
+      { case: 'nesting 20 000 deep', status: 400, code: 'invalid_json' },
       { case: 'a NUL character', status: 400, code: 'invalid_characters' },
       { case: 'over 1 MB', status: 413, code: 'request_entity_too_large' },
     ])
@@ -203,6 +204,8 @@ test.group('A webhook_push feed', (group) => {
             return signedPush(pushSecret, '{"BTC": "\\ud800"}')
           case 'nesting 300 deep':
             return signedPush(pushSecret, `${'['.repeat(300)}${']'.repeat(300)}`)
+          case 'nesting 20 000 deep':
+            return signedPush(pushSecret, `${'['.repeat(20_000)}${']'.repeat(20_000)}`)
           case 'a NUL character':
             return signedPush(pushSecret, '{"BTC": "a\\u0000b"}')
           case 'over 1 MB':
