@@ -5,6 +5,7 @@ import { draftOf, type FeedDraft, FeedFields, SOURCE_TYPES, sourceBody } from '.
 import { useProvider } from './provider_context'
 import type { Feed, SourceHealth } from './types'
 import { ConfirmButton, Notice, Problem, SecretReveal, useAction } from './ui'
+import { type FirstPoll, SourceOutcome } from './source_outcome'
 import { type Verdict, VerdictNotice } from './verdicts'
 
 /**
@@ -166,13 +167,22 @@ function StateCard({ feed, path, onSaved }: CardProps) {
   )
 }
 
+/** What a source edit answers besides the feed: the new push secret, the first fetch. */
+interface SourceChange {
+  push_secret?: string
+  first_poll?: FirstPoll
+}
+
 function SourceCard({ feed, path, onSaved }: CardProps) {
   const { provider } = useProvider()
   const [draft, setDraft] = useState<FeedDraft>(() => draftOf(feed))
-  const [saved, setSaved] = useState(false)
+  const [saved, setSaved] = useState<SourceChange | null>(null)
   const save = useAction(async () => {
-    await api(path, { method: 'PATCH', body: sourceBody(draft, provider.integration_mode) })
-    setSaved(true)
+    const answer = await api<SourceChange>(path, {
+      method: 'PATCH',
+      body: sourceBody(draft, provider.integration_mode),
+    })
+    setSaved(answer)
     await onSaved()
   })
   const label = SOURCE_TYPES.find((source) => source.type === feed.source?.type)?.label
@@ -182,7 +192,7 @@ function SourceCard({ feed, path, onSaved }: CardProps) {
       aria-labelledby="source-title"
       onSubmit={(event) => {
         event.preventDefault()
-        setSaved(false)
+        setSaved(null)
         save.run()
       }}
     >
@@ -201,7 +211,12 @@ function SourceCard({ feed, path, onSaved }: CardProps) {
         idPrefix="source"
       />
       <Problem error={save.error} />
-      {saved && !save.error && <Notice kind="ok">Source saved.</Notice>}
+      {saved && !save.error && (
+        <>
+          <Notice kind="ok">Source saved.</Notice>
+          <SourceOutcome pushSecret={saved.push_secret} firstPoll={saved.first_poll} />
+        </>
+      )}
       <div class="actions">
         <button type="submit" class="btn" disabled={save.busy}>
           {save.busy ? 'Saving…' : 'Save source'}
@@ -297,13 +312,11 @@ function UploadCard({ path, onUploaded }: { path: string; onUploaded: () => Prom
   const [text, setText] = useState('')
   const [parseProblem, setParseProblem] = useState<string | null>(null)
   const [stored, setStored] = useState<{ version: number; size_bytes: number } | null>(null)
-  const upload = useAction(async (document: unknown) => {
+  // The document goes as written: re-serialising it in the page could change it (1e400 → null).
+  const upload = useAction(async (document: string) => {
     const answer = await api<{ snapshot: { version: number; size_bytes: number } }>(
       `${path}/upload`,
-      {
-        method: 'POST',
-        body: document,
-      }
+      { method: 'POST', jsonText: document }
     )
     setStored(answer.snapshot)
     await onUploaded()
@@ -311,9 +324,9 @@ function UploadCard({ path, onUploaded }: { path: string; onUploaded: () => Prom
   const send = () => {
     setStored(null)
     try {
-      const document = JSON.parse(text)
+      JSON.parse(text)
       setParseProblem(null)
-      upload.run(document)
+      upload.run(text)
     } catch (error) {
       setParseProblem(`This is not valid JSON: ${(error as Error).message}`)
     }

@@ -1,14 +1,15 @@
+import { type FirstPoll, SourceOutcome } from './source_outcome'
 import { useState } from 'preact/hooks'
 import { api } from '../lib/api'
 import { EMPTY_FEED, type FeedDraft, FeedFields, feedBody } from './feed_fields'
 import { useProvider } from './provider_context'
 import type { Feed } from './types'
-import { Notice, Problem, SecretReveal, useAction } from './ui'
+import { Notice, Problem, useAction } from './ui'
 
 interface Created {
   feed: Feed
   push_secret?: string
-  first_poll?: { result: 'ok' } | { result: 'failed'; error: string }
+  first_poll?: FirstPoll
 }
 
 /** POST /providers/id/:id/feeds: a new feed in the provider's mode. */
@@ -34,24 +35,7 @@ export function NewFeedScreen() {
             <strong>{created.feed.display_name} is live</strong> at <code>{created.feed.url}</code>.
           </p>
         </Notice>
-        {created.push_secret && (
-          <SecretReveal title="Your push secret" secret={created.push_secret}>
-            <p class="small">Your system signs each document it pushes to Tollbooth with it.</p>
-          </SecretReveal>
-        )}
-        {created.first_poll?.result === 'failed' && (
-          <Notice kind="warn">
-            <p>
-              We could not fetch your source yet: {created.first_poll.error}. Buyers pay nothing
-              until a fetch works.
-            </p>
-          </Notice>
-        )}
-        {created.first_poll?.result === 'ok' && (
-          <Notice kind="ok">
-            <p>We fetched your source once already: buyers can call it now.</p>
-          </Notice>
-        )}
+        <SourceOutcome pushSecret={created.push_secret} firstPoll={created.first_poll} />
         <div class="row">
           <a class="btn btn-primary" href={feedPage}>
             Manage this feed

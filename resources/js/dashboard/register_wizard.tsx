@@ -1,3 +1,4 @@
+import { type FirstPoll, SourceOutcome } from './source_outcome'
 import { useState } from 'preact/hooks'
 import { ApiError, api } from '../lib/api'
 import { EMPTY_FEED, type FeedDraft, FeedFields, feedBody } from './feed_fields'
@@ -11,7 +12,7 @@ interface Registered {
   feed?: Feed
   hmac_secret?: string
   push_secret?: string
-  first_poll?: { result: 'ok' } | { result: 'failed'; error: string }
+  first_poll?: FirstPoll
 }
 
 const STEPS = ['How it works', 'Your provider', 'First feed', 'Review']
@@ -311,24 +312,7 @@ function RegistrationDone({ registered }: { registered: Registered }) {
           </p>
         </SecretReveal>
       )}
-      {registered.push_secret && (
-        <SecretReveal title="Your push secret" secret={registered.push_secret}>
-          <p class="small">Your system signs each document it pushes with it.</p>
-        </SecretReveal>
-      )}
-      {registered.first_poll?.result === 'ok' && (
-        <Notice kind="ok">
-          <p>We fetched your source once already: buyers can call the feed now.</p>
-        </Notice>
-      )}
-      {registered.first_poll?.result === 'failed' && (
-        <Notice kind="warn">
-          <p>
-            We could not fetch your source yet: {registered.first_poll.error}. Buyers get
-            “unavailable” (and pay nothing) until a fetch works; we keep trying on schedule.
-          </p>
-        </Notice>
-      )}
+      <SourceOutcome pushSecret={registered.push_secret} firstPoll={registered.first_poll} />
       <div class="row">
         <a class="btn btn-primary" href={dashboard}>
           {registered.hmac_secret || registered.push_secret

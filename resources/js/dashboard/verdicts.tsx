@@ -4,7 +4,6 @@ import { Notice } from './ui'
 export interface Verdict {
   result: string
   message?: string
-  http_status?: number | null
   upstream_status?: number | null
   probed_path?: string
   latency_ms?: number
@@ -25,7 +24,7 @@ const HEADLINES: Record<string, string> = {
 }
 
 export function VerdictNotice({ verdict }: { verdict: Verdict }) {
-  const status = verdict.http_status ?? verdict.upstream_status
+  const status = verdict.upstream_status
   const details = [
     verdict.probed_path ? `path ${verdict.probed_path}` : null,
     status ? `HTTP ${status}` : null,

@@ -51,6 +51,8 @@ function inWords(code: string, message: string, status: number, requestId?: stri
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'
   body?: unknown
+  /** A JSON document sent exactly as written (an upload) instead of `body`. */
+  jsonText?: string
   /** Send the session's bearer token (default true). */
   auth?: boolean
   accept?: string
@@ -59,7 +61,9 @@ export interface RequestOptions {
 /** One call of the Tollbooth HTTP API from the page (same origin). */
 export async function apiResponse(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json' }
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const payload =
+    options.jsonText ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+  if (payload !== undefined) headers['content-type'] = 'application/json'
   const session = options.auth === false ? null : currentSession()
   if (session) headers.authorization = `Bearer ${session.token}`
   let response: Response
@@ -67,7 +71,7 @@ export async function apiResponse(path: string, options: RequestOptions = {}): P
     response = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: payload,
     })
   } catch {
     throw new ApiError(
