@@ -62,6 +62,11 @@ export default defineConfig({
         timeout: 30_000,
       },
       {
+        files: ['tests/simulation/**/*.spec.ts'],
+        name: 'simulation',
+        timeout: 120_000,
+      },
+      {
         files: ['bench/**/*.bench.ts'],
         name: 'bench',
         timeout: 600_000,

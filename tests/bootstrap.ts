@@ -19,7 +19,7 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 }
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
-  if (suite.name === 'functional' || suite.name === 'bench') {
+  if (['functional', 'simulation', 'bench'].includes(suite.name)) {
     return suite.setup(() => testUtils.httpServer().start(createHttpServer))
   }
 }

@@ -309,7 +309,8 @@ test.group('Withdrawals against a faulty node', (group) => {
           status: 'dropped_replace_by_fee',
           blockHeight: null,
           confirmed: false,
-          failed: true,
+          failed: false,
+          dropped: true,
         })
         return answer
       }
