@@ -36,8 +36,14 @@ const QUANTUM_MS = { flowing: 5, delayed: 500 }
 const STEP_LIMIT_MS = 10 * 60_000
 /** A held request (devnet or upstream time-out fault) is dropped after this much virtual time. */
 const HANG_MS = 500
-/** Real time-outs of the drivers calling partners and mirrored URLs (their hangs never answer). */
-const SOURCE_TIMEOUT_MS = 250
+/**
+ * Real time-outs of the drivers calling partners and mirrored URLs (their
+ * hangs never answer), and of the built-in feeds' upstream calls (the
+ * simulator drops a held one after HANG_MS virtual): long enough that a busy
+ * machine never times out an answering source, which would change the run.
+ */
+const SOURCE_TIMEOUT_MS = 1_000
+const UPSTREAM_TIMEOUT_MS = 2_000
 
 export const BUYER_FUNDS = 1_000_000_000_000n
 
@@ -108,6 +114,7 @@ export class World {
     const mirror = await startMirrorSite()
     const world = new World(client, clock, devnet, payTo, partners, mirror)
     world.#upstream = await pointBuiltinFeedsAtSimulator({
+      timeoutMs: UPSTREAM_TIMEOUT_MS,
       simulator: { now: () => clock.now(), hangMs: HANG_MS, hangTimer },
     })
     world.#restoreWithdrawalConfig = withoutWithdrawalDelays()
