@@ -24,14 +24,23 @@ function wholeNumber(name: string, value: string | undefined, fallback?: number)
   return Number(value)
 }
 
-const { values } = parseArgs({
-  options: {
-    'seed': { type: 'string' },
-    'seeds': { type: 'string' },
-    'first-seed': { type: 'string' },
-    'steps': { type: 'string' },
-  },
-})
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        'seed': { type: 'string' },
+        'seeds': { type: 'string' },
+        'first-seed': { type: 'string' },
+        'steps': { type: 'string' },
+      },
+    }).values
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`)
+    process.exit(1)
+  }
+}
+
+const values = options()
 const steps = wholeNumber('steps', values.steps, 100)
 const seeds =
   values.seed !== undefined

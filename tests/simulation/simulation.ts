@@ -39,6 +39,7 @@ export class SimulationFailure extends Error {
   constructor(
     readonly seed: number,
     readonly step: number | 'end',
+    steps: number,
     readonly trace: string[],
     problems: string[]
   ) {
@@ -48,7 +49,7 @@ export class SimulationFailure extends Error {
         ...problems.map((problem) => `  - ${problem}`),
         'last steps:',
         ...trace.slice(-12).map((line) => `  ${line}`),
-        `replay: npm run simulate -- --seed ${seed} --steps ${typeof step === 'number' ? step : trace.length}`,
+        `replay: npm run simulate -- --seed ${seed} --steps ${steps}`,
       ].join('\n')
     )
   }
@@ -96,12 +97,16 @@ export async function simulate(
         trace.push(`${run.step} ${await STEPS[kind].run(run)}`)
       } catch (error) {
         trace.push(`${run.step} ${kind}: threw`)
-        throw new SimulationFailure(seed, run.step, trace, [String((error as Error).stack)])
+        throw new SimulationFailure(seed, run.step, run.step, trace, [
+          String((error as Error).stack),
+        ])
       }
       world.endStep()
       const violations = await checkInvariants(world, sellers, run.observed)
       invariantChecks += Object.keys(INVARIANTS).length
-      if (violations.length > 0) throw new SimulationFailure(seed, run.step, trace, violations)
+      if (violations.length > 0) {
+        throw new SimulationFailure(seed, run.step, run.step, trace, violations)
+      }
     }
 
     const unsettled = await settleEverything(world)
@@ -115,7 +120,7 @@ export async function simulate(
     // Everything settled, the chain reconciled with the books, ledger:audit with the chain.
     invariantChecks += Object.keys(INVARIANTS).length + 3
     trace.push(`end: settled, ${final.length} finding(s)`)
-    if (final.length > 0) throw new SimulationFailure(seed, 'end', trace, final)
+    if (final.length > 0) throw new SimulationFailure(seed, 'end', steps, trace, final)
     return { seed, steps, trace, faults: run.tally, kinds, invariantChecks }
   } finally {
     await world.close()
@@ -168,7 +173,8 @@ interface HiroTransfer {
 /**
  * Settled, the platform wallet on chain holds its genesis funds plus exactly
  * what the ledger says it holds, plus what the facilitator settled (credited
- * to nobody), plus transfers buyers broadcast themselves, minus what was sent
+ * to nobody), plus transfers buyers broadcast themselves that it did not
+ * redeem, minus what was sent
  * from it by hand. A payment marked failed or released whose transfer was
  * mined anyway would show here as money the books do not know.
  */
@@ -181,8 +187,19 @@ async function chainAgreesWithLedger(run: Run): Promise<string[]> {
     .where({ purpose: 'facilitator', status: 'confirmed' })
     .sum('amount_microstx as total')
     .first()
+  const redeemedRows: { txid: string }[] = await db
+    .from('payments')
+    .whereIn(
+      'txid',
+      run.outside.map((transfer) => transfer.txid)
+    )
+    .where('status', 'confirmed')
+    .select('txid')
+  const redeemed = new Set(redeemedRows.map((row) => row.txid))
   let outside = 0n
   for (const transfer of run.outside) {
+    // The same bytes a buyer handed over before (signatures are deterministic): redeemed, in the books.
+    if (redeemed.has(transfer.txid)) continue
     const response = await fetch(`${world.devnet.url}/extended/v1/tx/0x${transfer.txid}`)
     if (response.status === 404) continue
     const tx = (await response.json()) as HiroTransfer
