@@ -12,6 +12,7 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import sources from '#feeds/services/main'
 import { pointAppAtChain } from '#tests/support/chain'
 import { ManualClock } from '#tests/support/clock'
@@ -30,7 +31,7 @@ const START_MS = 1_795_300_000_000
  * start, beyond the drift of a step's own first requests.
  */
 export const SLOT_MS = 19_000
-/** Virtual time per real millisecond while a step's work runs, blocks flowing / delayed. */
+/** Virtual time per real millisecond while a step's work runs; delayed: waiting for a held block. */
 const QUANTUM_MS = { flowing: 5, delayed: 500 }
 /** A step still running after this much virtual time is a hang, reported as a failure. */
 const STEP_LIMIT_MS = 10 * 60_000
@@ -74,6 +75,7 @@ export class World {
   #chain!: Awaited<ReturnType<typeof pointAppAtChain>>
   #upstream!: Awaited<ReturnType<typeof pointBuiltinFeedsAtSimulator>>
   #restoreWithdrawalConfig!: () => void
+  #watcher!: ConfirmationWatcher
   #stepStartedAt = START_MS
   /** False while a fault holds blocks back for the current step. */
   blocksFlowing = true
@@ -129,9 +131,10 @@ export class World {
 
   /**
    * Runs a step's work to its end, moving virtual time while it waits: 1 ms of
-   * real time (for the real I/O) per quantum of virtual time. Quanta are small
-   * while blocks flow, so a paid call confirms long before its 25 s budget;
-   * large while they are held back, so waits run out quickly.
+   * real time (for the real I/O) per quantum of virtual time. Quanta are small,
+   * so a paid call confirms long before its 25 s budget; large only while
+   * blocks are held back and a payment waits for one, so that wait runs out
+   * quickly while the work before it keeps its small quanta.
    */
   async drive<T>(work: Promise<T>): Promise<T> {
     let settled = false
@@ -146,7 +149,8 @@ export class World {
       if (this.clock.now() - startedAt > STEP_LIMIT_MS) {
         throw new Error(`the step still runs after ${STEP_LIMIT_MS / 60_000} virtual minutes`)
       }
-      this.clock.advance(this.blocksFlowing ? QUANTUM_MS.flowing : QUANTUM_MS.delayed)
+      const waiting = !this.blocksFlowing && this.#watcher.waitingCount > 0
+      this.clock.advance(waiting ? QUANTUM_MS.delayed : QUANTUM_MS.flowing)
     }
     return tracked
   }
@@ -214,6 +218,7 @@ export class World {
       payerAccountTtlMs: 3_000,
       confirmationPolls: { firstPollMs: 5, pollIntervalMs: 20 },
     })
+    this.#watcher = await app.container.make(ConfirmationWatcher)
     const config = app.config.get<FeedsConfig>('feeds')
     const cache = new FeedCache(this.clock, config.cache)
     const directory = new FeedDirectory(this.clock, config.directory)
