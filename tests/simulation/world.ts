@@ -120,7 +120,6 @@ export class World {
       simulator: { now: () => clock.now(), hangMs: HANG_MS, hangTimer },
     })
     world.#restoreWithdrawalConfig = withoutWithdrawalDelays()
-    app.config.set('payments.broadcast.firstDelayMs', 5)
     await world.#buildServices()
     return world
   }
