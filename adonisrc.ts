@@ -71,6 +71,11 @@ export default defineConfig({
         timeout: 60_000,
       },
       {
+        files: ['tests/simulation/**/*.spec.ts'],
+        name: 'simulation',
+        timeout: 120_000,
+      },
+      {
         files: ['bench/**/*.bench.ts'],
         name: 'bench',
         timeout: 600_000,

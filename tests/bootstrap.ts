@@ -23,7 +23,7 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 export const afterTerminate = [refuseSecretsInRunLog]
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
-  if (suite.name === 'functional' || suite.name === 'bench' || suite.name === 'browser') {
+  if (['functional', 'simulation', 'browser', 'bench'].includes(suite.name)) {
     return suite.setup(() => testUtils.httpServer().start(createHttpServer))
   }
 }

@@ -27,8 +27,14 @@ export type TransactionStatus = {
   blockHeight: number | null
   /** The one rule for "paid": executed successfully inside a block. */
   confirmed: boolean
-  /** Aborted on chain or dropped from the mempool: it will never confirm. */
+  /** Aborted on chain: mined, its fee paid, its transfer never made; it will never confirm. */
   failed: boolean
+  /**
+   * Let go by the node's mempool (replaced by a higher fee, garbage-collected…).
+   * Not final: another node may still mine it; only its nonce used by another
+   * transaction means it never will.
+   */
+  dropped: boolean
 }
 
 export type NodeInfo = { networkId: number; tipHeight: number }
@@ -211,7 +217,8 @@ function toStatus(answer: {
     status: answer.tx_status,
     blockHeight,
     confirmed: answer.tx_status === 'success' && blockHeight !== null && blockHeight > 0,
-    failed: answer.tx_status.startsWith('abort_') || answer.tx_status.startsWith('dropped_'),
+    failed: answer.tx_status.startsWith('abort_'),
+    dropped: answer.tx_status.startsWith('dropped_'),
   }
 }
 

@@ -229,7 +229,8 @@ export class PaymentLifecycle {
   /**
    * Applies what the chain says of a settling payment: confirmed → confirm()
    * (`already_confirmed` when another request or job got there first),
-   * failed on chain → failed; unknown or still pending → nothing changes. A
+   * failed on chain → failed; unknown, still pending or dropped by the node's
+   * mempool (it may still be mined) → nothing changes. A
    * claim this service never handed to the node that the chain has anyway
    * was broadcast by someone else: it fails, never credited.
    */

@@ -14,7 +14,9 @@ export interface ReconcileOptions {
 /**
  * Finishes payments whose request is gone (the buyer left, a 202, a crash):
  * confirmed on chain → recorded and credited; failed on chain → failed;
- * never seen by the chain → released (nothing charged). Rows are leased by
+ * dropped by the node → failed once the payer's nonce went to another
+ * transaction (until then it may still be mined); never seen by the chain →
+ * released (nothing charged). Rows are leased by
  * bumping updated_at under FOR UPDATE SKIP LOCKED, so several instances
  * never work on the same row, and no lock is held across network calls.
  */
@@ -37,17 +39,20 @@ export class ReconcilePayments {
        )
        UPDATE payments p SET updated_at = clock_timestamp()
        FROM due WHERE p.txid = due.txid
-       RETURNING p.txid, p.status, extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
+       RETURNING p.txid, p.status, p.payer, p.nonce,
+                 extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
       [options.graceSeconds, options.batchSize]
     )
-    const rows = leased.rows as { txid: string; status: string; age_seconds: string }[]
+    const rows = leased.rows as LeasedPayment[]
     const summary = { confirmed: 0, failed: 0, released: 0, pending: 0 }
     if (rows.length === 0) return summary
 
     const statuses = await this.stacks.getTransactions(rows.map((row) => row.txid))
     for (const row of rows) {
       const status = statuses.get(row.txid)
-      const outcome = await this.lifecycle.applyChainStatus(row.txid, status)
+      const applied = await this.lifecycle.applyChainStatus(row.txid, status)
+      const outcome =
+        applied === 'pending' && status?.dropped ? await this.#settleDropped(row) : applied
       if (outcome === 'confirmed' || outcome === 'failed') {
         summary[outcome]++
       } else if (outcome === 'pending') {
@@ -61,4 +66,29 @@ export class ReconcilePayments {
     }
     return summary
   }
+
+  /**
+   * A transfer the node dropped from its mempool may still be mined by
+   * another node: it fails only once the payer's nonce was used by another
+   * transaction. The nonce is read before the transfer is asked about again,
+   * so one mined in between shows as mined, never as "nonce used".
+   */
+  async #settleDropped(row: LeasedPayment) {
+    if (row.nonce === null) return 'pending'
+    const { lastExecutedNonce } = await this.stacks.getNonces(row.payer)
+    if (lastExecutedNonce === null || BigInt(row.nonce) > lastExecutedNonce) return 'pending'
+    const again = await this.stacks.getTransaction(row.txid)
+    const applied = await this.lifecycle.applyChainStatus(row.txid, again)
+    if (applied !== 'pending') return applied
+    await this.lifecycle.fail(row.txid, 'its nonce was used by another transaction')
+    return 'failed'
+  }
+}
+
+interface LeasedPayment {
+  txid: string
+  status: string
+  payer: string
+  nonce: string | null
+  age_seconds: string
 }

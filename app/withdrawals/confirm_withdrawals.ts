@@ -76,7 +76,7 @@ export class ConfirmWithdrawals {
       await this.lifecycle.fail(id, `aborted on chain (${status.status})`, { mined: true })
       return 'failed'
     }
-    if (status && !status.failed) {
+    if (status && !status.failed && !status.dropped) {
       if (withdrawal.status === 'pending') {
         await this.lifecycle.markBroadcast(id, 'the node has it in its mempool')
       }
@@ -91,7 +91,7 @@ export class ConfirmWithdrawals {
         await this.lifecycle.confirm(id, again.blockHeight)
         return 'confirmed'
       }
-      if (again && !again.failed) return 'pending'
+      if (again && !again.failed && !again.dropped) return 'pending'
       await this.lifecycle.fail(id, 'its nonce was used by another transaction', {
         mined: false,
         nonceUsed: true,

@@ -16,9 +16,18 @@ import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired } from '#payments/x402'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 
-/** Points the app's built-in driver at a fresh upstream simulator until restored. */
-export async function pointBuiltinFeedsAtSimulator(options: { timeoutMs?: number } = {}) {
-  const simulator = await new UpstreamSimulator({ hangMs: 500 }).listen()
+/**
+ * Points the app's built-in driver at a fresh upstream simulator until
+ * restored; `simulator` options replace its defaults (a hold of 500 ms on a
+ * timeout fault, real time).
+ */
+export async function pointBuiltinFeedsAtSimulator(
+  options: {
+    timeoutMs?: number
+    simulator?: ConstructorParameters<typeof UpstreamSimulator>[0]
+  } = {}
+) {
+  const simulator = await new UpstreamSimulator({ hangMs: 500, ...options.simulator }).listen()
   const baseUrls = Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [name, `${simulator.url}/${name}`])
   )

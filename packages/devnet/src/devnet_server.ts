@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { deserializePayload, txidFromData } from '@stacks/transactions'
-import type { Block, ChainState } from './chain_state.js'
+import type { Block, ChainState, TxRecord } from './chain_state.js'
 import type { DevnetAccount } from './devnet_accounts.js'
 import { INJECTABLE_STATUSES, type FaultInjector, type InjectedStatus } from './fault_injector.js'
 import {
@@ -128,18 +128,11 @@ export class DevnetServer {
     const path = url.pathname
     const isAdmin = path === '/devnet' || path.startsWith('/devnet/')
 
-    if (!isAdmin) {
-      const fault = this.#backend.faults.take(path)
-      if (fault?.kind === 'timeout') return this.#hang(req)
-      if (fault?.kind === 'status') {
-        req.resume()
-        return sendJson(
-          res,
-          fault.status,
-          { error: 'injected fault', status: fault.status },
-          fault.retryAfterSeconds === null ? {} : { 'retry-after': String(fault.retryAfterSeconds) }
-        )
-      }
+    const fault = isAdmin ? null : this.#backend.faults.take(path)
+    if (fault?.kind === 'timeout') return this.#hang(req)
+    if (fault?.kind === 'status') {
+      req.resume()
+      return sendInjectedStatus(res, fault.status, fault.retryAfterSeconds)
     }
 
     if (req.method === 'OPTIONS') {
@@ -180,6 +173,10 @@ export class DevnetServer {
       } else {
         throw error
       }
+    }
+    if (fault?.kind === 'lost_answer') {
+      if (fault.status === null) return this.#hang(req)
+      return sendInjectedStatus(res, fault.status, null)
     }
     sendJson(res, reply.status, reply.body, reply.headers)
   }
@@ -338,7 +335,16 @@ export class DevnetServer {
     const txid = txidParam(rawTxid)
     const record = this.#backend.state.get(txid)
     if (!record) return { status: 404, body: hiroTransactionNotFound(txid) }
-    return ok(hiroTransaction(record))
+    return ok(this.#reported(record))
+  }
+
+  /** The transaction as the Hiro API shows it, through a `report_dropped` fault. */
+  #reported(record: TxRecord): JsonObject {
+    const shown = hiroTransaction(record)
+    if (record.status !== 'pending' || !this.#backend.faults.reportsDropped(record.tx.txid)) {
+      return shown
+    }
+    return { ...shown, tx_status: 'dropped_stale_garbage_collect' }
   }
 
   #multipleTransactions(url: URL): Reply {
@@ -351,7 +357,7 @@ export class DevnetServer {
       const txid = txidParam(raw)
       const record = this.#backend.state.get(txid)
       result[with0x(txid)] = record
-        ? { found: true, result: hiroTransaction(record) }
+        ? { found: true, result: this.#reported(record) }
         : { found: false, result: { tx_id: with0x(txid) } }
     }
     return ok(result)
@@ -396,16 +402,50 @@ export class DevnetServer {
       faults.failNext(count, status as InjectedStatus, pathPrefix)
     } else if (json.kind === 'timeout') {
       faults.timeoutNext(count, pathPrefix)
+    } else if (json.kind === 'lost_answer') {
+      const status = json.status ?? null
+      if (status !== null && !INJECTABLE_STATUSES.some((allowed) => allowed === status)) {
+        throw new HttpError(400, {
+          error: `status must be null or one of ${INJECTABLE_STATUSES.join(', ')}`,
+        })
+      }
+      faults.loseAnswerNext(count, pathPrefix, { status: status as InjectedStatus | null })
     } else if (json.kind === 'abort') {
       if (typeof json.txid !== 'string' || !TXID.test(json.txid)) {
         throw new HttpError(400, { error: 'txid must be a 64-digit hex transaction id' })
       }
       faults.abort(json.txid)
+    } else if (json.kind === 'abort_next' || json.kind === 'report_dropped') {
+      const sender = json.sender ?? undefined
+      if (sender !== undefined && (typeof sender !== 'string' || !isTestnetPrincipal(sender))) {
+        throw new HttpError(400, { error: 'sender must be a testnet (ST…/SN…) address' })
+      }
+      faults.transactionFaultNext(
+        json.kind === 'abort_next' ? 'abort' : 'report_dropped',
+        count,
+        sender
+      )
     } else {
-      throw new HttpError(400, { error: 'kind must be "status", "timeout" or "abort"' })
+      throw new HttpError(400, {
+        error:
+          'kind must be "status", "timeout", "lost_answer", "abort", "abort_next" or "report_dropped"',
+      })
     }
     return ok({ faults: faults.pending() })
   }
+}
+
+function sendInjectedStatus(
+  res: ServerResponse,
+  status: InjectedStatus,
+  retryAfterSeconds: number | null
+): void {
+  sendJson(
+    res,
+    status,
+    { error: 'injected fault', status },
+    retryAfterSeconds === null ? {} : { 'retry-after': String(retryAfterSeconds) }
+  )
 }
 
 function ok(body: unknown): Reply {

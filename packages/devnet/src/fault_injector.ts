@@ -13,7 +13,10 @@ export type InjectedStatus = 429 | 500 | 502 | 503
 export const INJECTABLE_STATUSES: readonly InjectedStatus[] = [429, 500, 502, 503]
 
 export type FaultAction =
-  { kind: 'status'; status: InjectedStatus; retryAfterSeconds: number | null } | { kind: 'timeout' }
+  | { kind: 'status'; status: InjectedStatus; retryAfterSeconds: number | null }
+  | { kind: 'timeout' }
+  /** The request is carried out, then its answer lost: a `status` reply, or (null) a dropped connection. */
+  | { kind: 'lost_answer'; status: InjectedStatus | null }
 
 interface FaultRule {
   action: FaultAction
@@ -21,16 +24,28 @@ interface FaultRule {
   pathPrefix: string | null
 }
 
-export interface FaultSummary {
-  kind: 'status' | 'timeout'
-  status?: InjectedStatus
+/** What happens to a transaction the devnet admits. */
+export type TransactionFault = 'abort' | 'report_dropped'
+
+interface TransactionRule {
+  fault: TransactionFault
   remaining: number
-  path_prefix: string | null
+  sender: string | null
+}
+
+export interface FaultSummary {
+  kind: FaultAction['kind'] | TransactionFault
+  status?: InjectedStatus | null
+  remaining: number
+  path_prefix?: string | null
+  sender?: string | null
 }
 
 export class FaultInjector {
   #rules: FaultRule[] = []
+  #transactionRules: TransactionRule[] = []
   #aborted = new Set<string>()
+  #reportedDropped = new Set<string>()
   #held = 0
   #heldWaiters: (() => void)[] = []
 
@@ -44,17 +59,27 @@ export class FaultInjector {
     pathPrefix?: string,
     { retryAfterSeconds = status === 429 ? 1 : null }: { retryAfterSeconds?: number | null } = {}
   ): void {
-    if (!INJECTABLE_STATUSES.includes(status)) {
-      throw new Error(
-        `Cannot inject status ${status}; use one of ${INJECTABLE_STATUSES.join(', ')}`
-      )
-    }
+    checkStatus(status)
     this.#queue({ kind: 'status', status, retryAfterSeconds }, count, pathPrefix)
   }
 
   /** The next `count` matching requests are accepted and never answered. */
   timeoutNext(count: number, pathPrefix?: string): void {
     this.#queue({ kind: 'timeout' }, count, pathPrefix)
+  }
+
+  /**
+   * The next `count` matching requests are carried out (a broadcast is
+   * admitted), then their answer is lost: replaced by `status`, or, with
+   * `status: null`, the connection held and dropped as by a timeout fault.
+   */
+  loseAnswerNext(
+    count: number,
+    pathPrefix?: string,
+    { status = null }: { status?: InjectedStatus | null } = {}
+  ): void {
+    if (status !== null) checkStatus(status)
+    this.#queue({ kind: 'lost_answer', status }, count, pathPrefix)
   }
 
   /** When mined, this transaction fails with `abort_by_response` (fee charged, nothing moved). */
@@ -64,6 +89,37 @@ export class FaultInjector {
 
   isAborted(txid: string): boolean {
     return this.#aborted.has(without0x(txid).toLowerCase())
+  }
+
+  /**
+   * The next `count` admitted transactions (from `sender` only, when given)
+   * suffer `fault`: `abort` — mined as `abort_by_response`, for transactions
+   * whose txid the test cannot know beforehand; `report_dropped` — look-ups
+   * answer `dropped_stale_garbage_collect` while it waits in the mempool, as
+   * a node that garbage-collected it does, yet it is mined with the next
+   * block as if another node had kept it (dropped, then confirmed).
+   */
+  transactionFaultNext(fault: TransactionFault, count: number, sender?: string): void {
+    checkCount(count)
+    this.#transactionRules.push({ fault, remaining: count, sender: sender ?? null })
+  }
+
+  /** The devnet reports a transaction it just admitted; a matching transaction rule applies to it. */
+  admitted(tx: { txid: string; sender: string }): void {
+    const rule = this.#transactionRules.find(
+      (candidate) => candidate.sender === null || candidate.sender === tx.sender
+    )
+    if (!rule) return
+    rule.remaining -= 1
+    if (rule.remaining <= 0) this.#transactionRules.splice(this.#transactionRules.indexOf(rule), 1)
+    const txid = without0x(tx.txid).toLowerCase()
+    if (rule.fault === 'abort') this.#aborted.add(txid)
+    else this.#reportedDropped.add(txid)
+  }
+
+  /** True while look-ups of this pending transaction must answer that it was dropped. */
+  reportsDropped(txid: string): boolean {
+    return this.#reportedDropped.has(without0x(txid).toLowerCase())
   }
 
   /** Resolves once a timeout fault is holding a request: at once if one is held now. */
@@ -83,7 +139,9 @@ export class FaultInjector {
 
   clear(): void {
     this.#rules = []
+    this.#transactionRules = []
     this.#aborted.clear()
+    this.#reportedDropped.clear()
   }
 
   /** The fault to apply to a request for `path`, consuming one use of the rule. */
@@ -98,18 +156,34 @@ export class FaultInjector {
   }
 
   pending(): FaultSummary[] {
-    return this.#rules.map((rule) => ({
+    const requests = this.#rules.map((rule) => ({
       kind: rule.action.kind,
-      ...(rule.action.kind === 'status' ? { status: rule.action.status } : {}),
+      ...('status' in rule.action ? { status: rule.action.status } : {}),
       remaining: rule.remaining,
       path_prefix: rule.pathPrefix,
     }))
+    const transactions = this.#transactionRules.map((rule) => ({
+      kind: rule.fault,
+      remaining: rule.remaining,
+      sender: rule.sender,
+    }))
+    return [...requests, ...transactions]
   }
 
   #queue(action: FaultAction, count: number, pathPrefix: string | undefined): void {
-    if (!Number.isSafeInteger(count) || count < 1) {
-      throw new Error(`Fault count must be a positive integer, got ${count}`)
-    }
+    checkCount(count)
     this.#rules.push({ action, remaining: count, pathPrefix: pathPrefix ?? null })
+  }
+}
+
+function checkCount(count: number) {
+  if (!Number.isSafeInteger(count) || count < 1) {
+    throw new Error(`Fault count must be a positive integer, got ${count}`)
+  }
+}
+
+function checkStatus(status: InjectedStatus) {
+  if (!INJECTABLE_STATUSES.includes(status)) {
+    throw new Error(`Cannot inject status ${status}; use one of ${INJECTABLE_STATUSES.join(', ')}`)
   }
 }

@@ -8,7 +8,7 @@ import { StateFile } from './state_file.js'
 import { admitTransaction, type AdmissionResult } from './transaction_admission.js'
 
 export { DEFAULT_ACCOUNT_BALANCE, DEVNET_ACCOUNTS, type DevnetAccount } from './devnet_accounts.js'
-export { FaultInjector, type InjectedStatus } from './fault_injector.js'
+export { FaultInjector, type InjectedStatus, type TransactionFault } from './fault_injector.js'
 export type { BlockTime } from './block_producer.js'
 export type { HangTimer } from './devnet_server.js'
 export { DevnetStateError } from './state_error.js'
@@ -104,6 +104,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     const result = admitTransaction(state, bytes)
     if (result.outcome === 'accepted') {
       state.admit(result.tx, result.replaces)
+      faults.admitted(result.tx)
       producer.transactionAccepted()
       await save()
     }

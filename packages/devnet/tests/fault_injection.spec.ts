@@ -2,7 +2,9 @@ import { test } from '@japa/runner'
 import { DEFAULT_ACCOUNT_BALANCE, startDevnet } from '../src/index.js'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
 import {
+  type HiroTx,
   broadcastStatus,
+  getJson,
   httpStatus,
   manualTimer,
   postJson,
@@ -115,13 +117,88 @@ test.group('Devnet fault injection', (group) => {
     assert.equal(await txStatusOf(devnet(), tx.txid()), 'abort_by_response')
   })
 
+  test('a lost answer: the broadcast is admitted, yet its caller gets a 502', async ({
+    assert,
+  }) => {
+    devnet().faults.loseAnswerNext(1, '/v2/transactions', { status: 502 })
+    const tx = await transfer({ amount: 5_000n })
+
+    const lost = await broadcast(devnet(), tx)
+    assert.equal(lost.status, 502)
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'pending')
+
+    await devnet().mine()
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'success')
+  })
+
+  test('a lost answer without a status holds the connection until hangMs, the transaction admitted', async ({
+    assert,
+  }) => {
+    await postJson(devnet(), '/devnet/faults', {
+      kind: 'lost_answer',
+      path_prefix: '/v2/transactions',
+    })
+    const tx = await transfer({ amount: 5_000n })
+
+    const hung = broadcast(devnet(), tx)
+    await devnet().faults.held()
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'pending')
+    hangTimer.fire()
+
+    await assert.rejects(() => hung)
+  })
+
+  test('abort_next aborts the next admitted transaction of a sender, whatever its txid', async ({
+    assert,
+  }) => {
+    const other = devnet().accounts[3]
+    devnet().faults.transactionFaultNext('abort', 1, SENDER.address)
+    const bystander = await transfer({ amount: 5_000n, senderKey: other.privateKey })
+    const target = await transfer({ amount: 5_000n })
+    await broadcast(devnet(), bystander)
+    await broadcast(devnet(), target)
+    const next = await transfer({ amount: 5_000n, nonce: 1n })
+    await broadcast(devnet(), next)
+
+    await devnet().mine()
+
+    assert.equal(await txStatusOf(devnet(), bystander.txid()), 'success')
+    assert.equal(await txStatusOf(devnet(), target.txid()), 'abort_by_response')
+    assert.equal(await txStatusOf(devnet(), next.txid()), 'success')
+  })
+
+  test('report_dropped: look-ups say dropped while it waits, and it is mined anyway', async ({
+    assert,
+  }) => {
+    const queued = await postJson(devnet(), '/devnet/faults', { kind: 'report_dropped' })
+    assert.equal(queued.status, 200)
+    const tx = await transfer({ amount: 5_000n })
+    assert.equal(await broadcastStatus(devnet(), tx), 200)
+
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'dropped_stale_garbage_collect')
+    const many = await getJson<Record<string, { result: HiroTx }>>(
+      devnet(),
+      `/extended/v1/tx/multiple?tx_id=0x${tx.txid()}`
+    )
+    assert.equal(many.body[`0x${tx.txid()}`].result.tx_status, 'dropped_stale_garbage_collect')
+    assert.equal(await broadcastStatus(devnet(), tx), 200, 'the same bytes again: a duplicate')
+
+    await devnet().mine()
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'success')
+  })
+
   test('malformed fault requests are refused with 400', async ({ assert }) => {
     const badStatus = await postJson(devnet(), '/devnet/faults', { kind: 'status', status: 418 })
     const badKind = await postJson(devnet(), '/devnet/faults', { kind: 'explode' })
     const badCount = await postJson(devnet(), '/devnet/faults', { kind: 'timeout', count: 0 })
     const badJson = await postJson(devnet(), '/devnet/faults', '{nope')
+    const badLost = await postJson(devnet(), '/devnet/faults', { kind: 'lost_answer', status: 200 })
+    const badSender = await postJson(devnet(), '/devnet/faults', {
+      kind: 'abort_next',
+      sender: 'SP000000000000000000002Q6VF78',
+    })
 
-    for (const response of [badStatus, badKind, badCount, badJson]) {
+    for (const response of [badStatus, badKind, badCount, badJson, badLost, badSender]) {
       assert.equal(response.status, 400)
     }
     assert.equal(await httpStatus(devnet(), '/v2/info'), 200)

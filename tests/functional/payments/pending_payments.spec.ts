@@ -49,6 +49,57 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
   })
 
+  test('a payment the node reports dropped is still pending, and credited when it is mined after all', async ({
+    client,
+    assert,
+  }) => {
+    // Found by the simulation (seed 1): "dropped" was taken as final, the buyer told
+    // payment_failed, and the transfer then mined — charged for data it never got.
+    stack.devnet.faults.transactionFaultNext('report_dropped', 1)
+    const { response } = await payPending(client)
+    const receipt = response.body().receipt
+    const reconcile = await app.container.make(ReconcilePayments)
+    const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
+
+    const whileDropped = await reconcile.run(options)
+    await stack.devnet.mine()
+    const mined = await reconcile.run(options)
+    const collected = await client
+      .get(receipt.status_url)
+      .header('x-payment-receipt', receipt.token)
+
+    response.assertStatus(202)
+    assert.deepInclude(whileDropped, { pending: 1, failed: 0 })
+    assert.deepInclude(mined, { confirmed: 1 })
+    collected.assertStatus(200)
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+  })
+
+  test('a dropped payment fails once the buyer used its nonce for another transfer', async ({
+    client,
+    assert,
+  }) => {
+    const { tx, response } = await payPending(client)
+    const replacement = await transfer({ amount: 1n, fee: 10_000n })
+    await broadcast(stack.devnet, replacement)
+    const reconcile = await app.container.make(ReconcilePayments)
+    const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
+
+    const replaced = await reconcile.run(options)
+    await stack.devnet.mine()
+    const nonceUsed = await reconcile.run(options)
+
+    response.assertStatus(202)
+    assert.deepInclude(replaced, { pending: 1, failed: 0 })
+    assert.deepInclude(nonceUsed, { failed: 1 })
+    const db = await app.container.make('lucid.db')
+    const row = await db.from('payments').where('txid', tx.txid()).first()
+    assert.equal(row.status, 'failed')
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
+  })
+
   test('a wrong or missing receipt learns nothing', async ({ client }) => {
     const { tx } = await payPending(client)
 

@@ -297,32 +297,10 @@ test.group('Withdrawals against a faulty node', (group) => {
     client,
     assert,
   }) => {
+    // The node's index reports the transaction dropped while it waits in the mempool.
+    stack.devnet.faults.transactionFaultNext('report_dropped', 1)
     const { withdrawal, providerId, withdrawalWallet } = await withdraw(client)
-    const txid = withdrawal.tx_hash.slice(2)
-    // Fault injection: the node's index first reports the transaction dropped.
-    const real = await app.container.make(StacksClient)
-    class DroppedOnce extends StacksClient {
-      async getTransactions(txids: string[]) {
-        const answer = await real.getTransactions(txids)
-        answer.set(txid, {
-          txid,
-          status: 'dropped_replace_by_fee',
-          blockHeight: null,
-          confirmed: false,
-          failed: true,
-        })
-        return answer
-      }
-    }
-    app.container.swap(
-      StacksClient,
-      () => new DroppedOnce({ baseUrl: stack.devnet.url, timeoutMs: 1_000 })
-    )
-    try {
-      await stack.confirm()
-    } finally {
-      app.container.swap(StacksClient, () => real)
-    }
+    await stack.confirm()
     const watched = await db.from('withdrawals').where('id', withdrawal.id).first()
     assert.equal(watched.status, 'broadcast')
     assert.isNotNull(watched.dropped_since)

@@ -1,0 +1,285 @@
+import type { ServerResponse } from 'node:http'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import type { ApiClient } from '@japa/api-client'
+import { type Devnet, startDevnet } from '@tollbooth/devnet'
+import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
+import { PlatformWallet } from '#chain/platform_wallet'
+import { Clock } from '#core/clock'
+import { type FeedsConfig, sources as driverFactories } from '#feeds/define_config'
+import { FeedCache } from '#feeds/feed_cache'
+import { FeedDirectory } from '#feeds/feed_directory'
+import { FeedReader } from '#feeds/feed_reader'
+import { FeedSourceManager } from '#feeds/feed_source_manager'
+import { FeedStats } from '#feeds/feed_stats'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import sources from '#feeds/services/main'
+import { pointAppAtChain } from '#tests/support/chain'
+import { ManualClock } from '#tests/support/clock'
+import { type LocalSite, sendJson, startLocalSite } from '#tests/support/local_site'
+import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
+import { type PartnerServer, startPartnerServer } from '#tests/support/partner_server'
+import { PLATFORM_FUNDS, withoutWithdrawalDelays } from '#tests/support/withdrawals'
+
+/** Where every run's virtual time starts (2026-11-22T18:26:40Z). */
+const START_MS = 1_795_300_000_000
+/**
+ * Every step starts on a multiple of this many virtual ms from START_MS, so
+ * what caches hold at a step's start never depends on how long the real I/O
+ * of earlier steps took. 19 s puts every cache expiry of the built-in feeds
+ * (TTLs 30 s–15 min, stale windows 2 × TTL) at least 3 s away from a step's
+ * start, beyond the drift of a step's own first requests.
+ */
+export const SLOT_MS = 19_000
+/** Virtual time per real millisecond while a step's work runs; delayed: waiting for a held block. */
+const QUANTUM_MS = { flowing: 5, delayed: 500 }
+/** A step still running after this much virtual time is a hang, reported as a failure. */
+const STEP_LIMIT_MS = 10 * 60_000
+/** A held request (devnet or upstream time-out fault) is dropped after this much virtual time. */
+const HANG_MS = 500
+/**
+ * Real time-outs of the drivers calling partners and mirrored URLs (their
+ * hangs never answer), and of the built-in feeds' upstream calls (the
+ * simulator drops a held one after HANG_MS virtual): long enough that a busy
+ * machine never times out an answering source, which would change the run.
+ */
+const SOURCE_TIMEOUT_MS = 1_000
+const UPSTREAM_TIMEOUT_MS = 2_000
+
+export const BUYER_FUNDS = 1_000_000_000_000n
+
+export type SiteBehaviour = 'json' | 'error500' | 'not_json' | 'hang'
+
+/** A wallet the simulation holds the key of. */
+export interface Wallet {
+  key: string
+  address: string
+}
+
+export interface MirrorSite {
+  site: LocalSite
+  url: string
+  behaviour: SiteBehaviour
+  /** Bumped by every successful fetch: each poll sees a new document. */
+  version: number
+}
+
+/**
+ * Everything one seed's run drives, in this process: a ManualClock every
+ * service reads, a devnet on a free port whose clock and hold timers are that
+ * clock, the app's chain services pointed at it, the upstream simulator, one
+ * partner server per Partner Bridge seller and a site serving the mirrored
+ * feed. Virtual time moves only inside `drive` and `endStep`.
+ */
+export class World {
+  #chain!: Awaited<ReturnType<typeof pointAppAtChain>>
+  #upstream!: Awaited<ReturnType<typeof pointBuiltinFeedsAtSimulator>>
+  #restoreWithdrawalConfig!: () => void
+  #watcher!: ConfirmationWatcher
+  #stepStartedAt = START_MS
+  /** False while a fault holds blocks back for the current step. */
+  blocksFlowing = true
+  /** The platform wallet's balance on the new chain, before anything happened. */
+  readonly platformGenesis: bigint
+
+  private constructor(
+    readonly client: ApiClient,
+    readonly clock: ManualClock,
+    readonly devnet: Devnet,
+    readonly payTo: string,
+    readonly partners: PartnerServer[],
+    readonly mirror: MirrorSite
+  ) {
+    this.platformGenesis = devnet.balanceOf(payTo)
+  }
+
+  static async create(client: ApiClient, funded: Wallet[], partnerCount: number): Promise<World> {
+    const clock = new ManualClock(START_MS)
+    app.container.swap(Clock, () => clock)
+    const platform = await app.container.make(PlatformWallet)
+    const payTo = platform.address
+    const hangTimer = (callback: () => void, ms: number) => clock.setTimeout(callback, ms)
+    const devnet = await startDevnet({
+      port: 0,
+      blockTimeMs: 0,
+      now: () => clock.now(),
+      hangMs: HANG_MS,
+      hangTimer,
+      fund: [
+        { address: payTo, amount: PLATFORM_FUNDS },
+        ...funded.map((wallet) => ({ address: wallet.address, amount: BUYER_FUNDS })),
+      ],
+    })
+    const partners = await Promise.all(
+      Array.from({ length: partnerCount }, () => startPartnerServer({ routes: ['/v1/prices'] }))
+    )
+    const mirror = await startMirrorSite()
+    const world = new World(client, clock, devnet, payTo, partners, mirror)
+    world.#upstream = await pointBuiltinFeedsAtSimulator({
+      timeoutMs: UPSTREAM_TIMEOUT_MS,
+      simulator: { now: () => clock.now(), hangMs: HANG_MS, hangTimer },
+    })
+    world.#restoreWithdrawalConfig = withoutWithdrawalDelays()
+    await world.#buildServices()
+    return world
+  }
+
+  get upstream(): UpstreamSimulator {
+    return this.#upstream.simulator
+  }
+
+  /**
+   * Runs a step's work to its end, moving virtual time while it waits: 1 ms of
+   * real time (for the real I/O) per quantum of virtual time. Quanta are small,
+   * so a paid call confirms long before its 25 s budget; large only while
+   * blocks are held back and a payment waits for one, so that wait runs out
+   * quickly while the work before it keeps its small quanta.
+   */
+  async drive<T>(work: Promise<T>): Promise<T> {
+    let settled = false
+    const tracked = work.finally(() => {
+      settled = true
+    })
+    tracked.catch(() => {})
+    const startedAt = this.clock.now()
+    while (!settled) {
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      if (settled) break
+      if (this.clock.now() - startedAt > STEP_LIMIT_MS) {
+        throw new Error(`the step still runs after ${STEP_LIMIT_MS / 60_000} virtual minutes`)
+      }
+      const waiting = !this.blocksFlowing && this.#watcher.waitingCount > 0
+      this.clock.advance(waiting ? QUANTUM_MS.delayed : QUANTUM_MS.flowing)
+    }
+    return tracked
+  }
+
+  /** Holds blocks back until the step ends (transactions wait in the mempool). */
+  delayBlocks() {
+    this.blocksFlowing = false
+    this.devnet.setBlockTime(null)
+  }
+
+  /**
+   * Ends a step: faults not used up are dropped, blocks flow again (the
+   * mempool waits for the next transaction or a mining step), and virtual
+   * time moves to the start of the next free slot.
+   */
+  endStep() {
+    this.devnet.faults.clear()
+    this.upstream.clearFaults()
+    for (const partner of this.partners) partner.behaviour = 'json'
+    this.mirror.behaviour = 'json'
+    if (!this.blocksFlowing) this.devnet.setBlockTime(0)
+    this.blocksFlowing = true
+    const slots = Math.max(1, Math.ceil((this.clock.now() - this.#stepStartedAt) / SLOT_MS))
+    this.#stepStartedAt += slots * SLOT_MS
+    this.clock.advance(this.#stepStartedAt - this.clock.now())
+  }
+
+  /** Moves virtual time on by whole slots (caches expire, holds end, leases run out). */
+  passTime(slots: number) {
+    this.#stepStartedAt += slots * SLOT_MS
+    this.clock.advance(this.#stepStartedAt - this.clock.now())
+  }
+
+  /**
+   * A process crash between two steps: every in-memory service — the
+   * confirmation watcher, payer look-ups, settlement, feed caches, the feed
+   * directory, the reader's shared fetches, the source drivers — is dropped
+   * and built anew; only the database and the chain remain.
+   */
+  async crash() {
+    this.#chain.restore()
+    await this.#buildServices()
+  }
+
+  async close() {
+    this.#chain.restore()
+    this.#restoreWithdrawalConfig()
+    const feeds = app.config.get<FeedsConfig>('feeds').sources
+    for (const name of ['partner_bridge', 'codehost_raw'] as const) {
+      sources.extend(name, feeds[name])
+    }
+    await this.#upstream.restore()
+    for (const binding of [FeedReader, FeedDirectory, FeedCache, Clock]) {
+      app.container.restore(binding)
+    }
+    await Promise.all([
+      this.devnet.stop(),
+      this.mirror.site.close(),
+      ...this.partners.map((partner) => partner.close()),
+    ])
+  }
+
+  async #buildServices() {
+    this.#chain = await pointAppAtChain(this.devnet.url, {
+      payerAccountTtlMs: 3_000,
+      confirmationPolls: { firstPollMs: 5, pollIntervalMs: 20 },
+    })
+    this.#watcher = await app.container.make(ConfirmationWatcher)
+    const config = app.config.get<FeedsConfig>('feeds')
+    const cache = new FeedCache(this.clock, config.cache)
+    const directory = new FeedDirectory(this.clock, config.directory)
+    const reader = new FeedReader(
+      await app.container.make(FeedSourceManager),
+      cache,
+      await app.container.make(FeedStats),
+      this.clock
+    )
+    app.container.swap(FeedCache, () => cache)
+    app.container.swap(FeedDirectory, () => directory)
+    app.container.swap(FeedReader, () => reader)
+    sources.extend(
+      'partner_bridge',
+      driverFactories.partnerBridge({ timeoutMs: SOURCE_TIMEOUT_MS, maxBytes: 1_048_576 })
+    )
+    sources.extend(
+      'codehost_raw',
+      driverFactories.urlMirror({
+        name: 'codehost_raw',
+        timeoutMs: SOURCE_TIMEOUT_MS,
+        maxBytes: 1_048_576,
+      })
+    )
+  }
+}
+
+async function startMirrorSite(): Promise<MirrorSite> {
+  const mirror = { behaviour: 'json', version: 0 } as MirrorSite
+  mirror.site = await startLocalSite((_request, response: ServerResponse) => {
+    switch (mirror.behaviour) {
+      case 'hang':
+        return
+      case 'error500':
+        return sendJson(response, { error: 'boom' }, 500)
+      case 'not_json':
+        response.writeHead(200, { 'content-type': 'text/html' })
+        return response.end('<html>moved</html>')
+      default:
+        mirror.version++
+        return sendJson(response, { version: mirror.version, btc_usd: 97_000 + mirror.version })
+    }
+  })
+  mirror.url = `http://127.0.0.1:${mirror.site.port}/prices.json`
+  return mirror
+}
+
+/**
+ * Empties what a run writes, so every seed starts from the migrated
+ * database: built-in feeds and their counters stay, everything of the run's
+ * providers, payments, ledger and withdrawals goes.
+ */
+export async function resetDatabase() {
+  await db.rawQuery(
+    `TRUNCATE payments, query_log, agent_stats, feed_daily_stats, feed_hourly_stats,
+              feed_daily_buyers, feed_snapshots, feed_source_states, withdrawal_events,
+              withdrawals, platform_nonces, ledger_entries, ledger_transactions`
+  )
+  await db.rawQuery(
+    `DELETE FROM feed_stats WHERE feed_id IN (SELECT id FROM feeds WHERE provider_id IS NOT NULL)`
+  )
+  await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
+  await db.rawQuery(`DELETE FROM providers`)
+  await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
+}
