@@ -111,7 +111,9 @@ export class World {
       ],
     })
     const partners = await Promise.all(
-      Array.from({ length: partnerCount }, () => startPartnerServer({ routes: ['/v1/prices'] }))
+      Array.from({ length: partnerCount }, () =>
+        startPartnerServer({ routes: ['/v1/prices'], now: () => clock.now() })
+      )
     )
     const mirror = await startMirrorSite()
     const world = new World(client, clock, devnet, payTo, partners, mirror)

@@ -19,7 +19,12 @@ export interface ReceivedCall {
  * checked with the shipped verifier (packages/partner-verifier) against the
  * secret the partner holds, then routed. Behaviours simulate broken partners.
  */
-export async function startPartnerServer(options: { routes: string[]; host?: string }) {
+export async function startPartnerServer(options: {
+  routes: string[]
+  host?: string
+  /** The partner's clock (epoch ms), which checks the timestamps: the app's, when tests move it. */
+  now?: () => number
+}) {
   const replayStore = createMemoryReplayStore()
   const state = {
     url: '',
@@ -32,9 +37,11 @@ export async function startPartnerServer(options: { routes: string[]; host?: str
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
-    const verification = await nodeHttpVerifier({ secret: state.secret ?? '-', replayStore })(
-      request
-    )
+    const verification = await nodeHttpVerifier({
+      secret: state.secret ?? '-',
+      replayStore,
+      now: options.now,
+    })(request)
     const path = request.url ?? ''
     state.calls.push({ path, headers: request.headers, verification })
     if (!verification.ok) return json(response, 401, { error: verification.reason })

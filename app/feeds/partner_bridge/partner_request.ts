@@ -36,20 +36,21 @@ export function partnerPathFor(
 /**
  * One signed GET to a partner (Tollbooth signature v1, ARCHITECTURE §6)
  * through the SSRF-guarded client. Redirects are followed only on the
- * partner's own origin. Outbound failures (time-out, refused target, size
+ * partner's own origin; the timestamp is the injectable clock's. Outbound failures (time-out, refused target, size
  * cap) are thrown as OutboundFailure for the caller to classify.
  */
 export async function requestPartner(
   outbound: OutboundClient,
   target: PartnerTarget,
   pathAndQuery: string,
-  limits: { timeoutMs: number; maxBytes: number }
+  limits: { timeoutMs: number; maxBytes: number; now(): number }
 ): Promise<PartnerAnswer> {
   const headers = signTollboothRequest({
     key: target.key,
     method: 'GET',
     pathAndQuery,
     provider: target.handle,
+    timestamp: Math.floor(limits.now() / 1000),
   })
   const started = performance.now()
   const response = await outbound.request(new URL(pathAndQuery, target.partnerEndpoint).href, {

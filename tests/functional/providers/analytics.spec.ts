@@ -40,7 +40,10 @@ test.group('Provider analytics', (group) => {
 
   group.each.setup(async () => {
     nonces = new Map()
-    partner = await startPartnerServer({ routes: ['/v1/prices', '/v1/volumes'] })
+    partner = await startPartnerServer({
+      routes: ['/v1/prices', '/v1/volumes'],
+      now: () => clock.now(),
+    })
     sources.extend(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
