@@ -28,7 +28,11 @@ router.use([
   () => import('@adonisjs/auth/initialize_auth_middleware'),
 ])
 
-/** Per route: `.use(middleware.auth())` requires a bearer session token (app/auth). */
+/**
+ * Per route: `.use(middleware.auth())` requires a bearer session token (app/auth);
+ * `middleware.pageHeaders()` gives the pages their headers (app/web).
+ */
 export const middleware = router.named({
   auth: () => import('#middleware/auth_middleware'),
+  pageHeaders: () => import('#middleware/page_headers_middleware'),
 })

@@ -140,8 +140,11 @@ function wantsPage(ctx: HttpContext) {
   return PAGE_PATHS.test(ctx.request.url()) && ctx.request.accepts(['json', 'html']) === 'html'
 }
 
+/** Names longer than any handle or slug are not repeated back (they would be text injected into the page). */
+const MAX_ECHOED_MESSAGE = 160
+
 function pageNotFoundMessage(error: HttpError) {
-  return error.code === 'E_ROUTE_NOT_FOUND'
+  return error.code === 'E_ROUTE_NOT_FOUND' || error.message.length > MAX_ECHOED_MESSAGE
     ? 'There is no page at this address.'
     : `${error.message}. It may have been removed, or the address has a typo.`
 }

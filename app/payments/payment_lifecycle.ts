@@ -77,7 +77,8 @@ export class PaymentLifecycle {
         `INSERT INTO payments (txid, purpose, feed_id, resource, payer, amount_microstx, fee_microstx, nonce,
                                network, raw_tx, status, payment_identifier, agent_name)
          SELECT ?, ?, NULLIF(?, '')::uuid, ?, ?, ?, ?, ?, ?, ?, 'claimed', NULLIF(?, ''), NULLIF(?, '')
-         WHERE (SELECT count(*) FROM payments WHERE payer = ? AND status IN ('claimed', 'broadcast')) < ?
+         WHERE (SELECT count(*) FROM payments
+                WHERE payer = ? AND status IN ('claimed', 'broadcast') AND dropped_at IS NULL) < ?
          ON CONFLICT (txid) DO UPDATE SET
            status = 'claimed', purpose = EXCLUDED.purpose, resource = EXCLUDED.resource,
            feed_id = EXCLUDED.feed_id, payment_identifier = EXCLUDED.payment_identifier,
@@ -248,6 +249,20 @@ export class PaymentLifecycle {
       return 'failed'
     }
     return 'pending'
+  }
+
+  /**
+   * The node dropped a broadcast payment from its mempool: it stays pending
+   * (another node may still mine it) but stops holding its payer's nonce,
+   * funds and in-flight slot, so the buyer can pay again at that nonce.
+   */
+  async markDropped(txid: string) {
+    await this.db
+      .from('payments')
+      .where('txid', txid)
+      .where('status', 'broadcast')
+      .whereNull('dropped_at')
+      .update({ dropped_at: new Date() })
   }
 
   /** The hash of the receipt token a 202 handed out, to collect the response later. */

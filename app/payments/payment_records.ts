@@ -49,13 +49,17 @@ export class PaymentRecords {
       .first()
   }
 
-  /** The payer's other payments this service holds in flight, for the account check. */
+  /**
+   * The payer's other payments this service holds in flight, for the account
+   * check; a dropped one (PaymentLifecycle.markDropped) no longer holds its nonce.
+   */
   async inFlightOf(payer: string, exceptTxid: string): Promise<PaymentInFlight[]> {
     const rows: { nonce: string | null; amount_microstx: string; fee_microstx: string | null }[] =
       await this.db
         .from('payments')
         .where('payer', payer)
         .whereIn('status', IN_FLIGHT_STATUSES)
+        .whereNull('dropped_at')
         .whereNot('txid', exceptTxid)
         .select('nonce', 'amount_microstx', 'fee_microstx')
     return rows.map((row) => ({

@@ -70,10 +70,12 @@ export class ReconcilePayments {
   /**
    * A transfer the node dropped from its mempool may still be mined by
    * another node: it fails only once the payer's nonce was used by another
-   * transaction. The nonce is read before the transfer is asked about again,
+   * transaction. Meanwhile it is marked dropped, so the buyer may pay again
+   * at that nonce. The nonce is read before the transfer is asked about again,
    * so one mined in between shows as mined, never as "nonce used".
    */
   async #settleDropped(row: LeasedPayment) {
+    await this.lifecycle.markDropped(row.txid)
     if (row.nonce === null) return 'pending'
     const { lastExecutedNonce } = await this.stacks.getNonces(row.payer)
     if (lastExecutedNonce === null || BigInt(row.nonce) > lastExecutedNonce) return 'pending'

@@ -1,4 +1,5 @@
 import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
 
 const ShowHomePageController = () => import('#web/controllers/show_home_page_controller')
 const ShowFeedPageController = () => import('#web/controllers/show_feed_page_controller')
@@ -44,4 +45,5 @@ router
       .prefix('/dashboard')
       .as('dashboard')
   })
+  .use(middleware.pageHeaders())
   .as('web')

@@ -1,17 +1,20 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import { newOwner, postRegistration, registerProvider } from '#tests/support/providers'
+import { startLocalSite } from '#tests/support/local_site'
+import {
+  mirrorRegistration,
+  newOwner,
+  postRegistration,
+  registerProvider,
+} from '#tests/support/providers'
 
 /** A code host on 127.0.0.1 whose answer the test switches: a JSON file, or a 500. */
 async function startSource() {
-  const state = { broken: false, hits: 0 }
-  const server: Server = createServer((_request, response) => {
-    state.hits++
+  const state = { broken: false }
+  const site = await startLocalSite((_request, response) => {
     if (state.broken) {
       response.writeHead(500, { 'content-type': 'text/html' })
       return response.end('<h1>Internal Server Error</h1>')
@@ -19,17 +22,12 @@ async function startSource() {
     response.writeHead(200, { 'content-type': 'application/json' })
     response.end('{"BTC": 97000}')
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
   return {
     state,
-    host: `127.0.0.1:${port}`,
-    url: `http://127.0.0.1:${port}/prices.json`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    hits: () => site.requests.length,
+    host: `127.0.0.1:${site.port}`,
+    url: `http://127.0.0.1:${site.port}/prices.json`,
+    close: () => site.close(),
   }
 }
 
@@ -44,17 +42,9 @@ test.group('The mirror source test', (group) => {
 
   async function registerMirror(client: ApiClient, type = 'codehost_raw') {
     const owner = await newOwner(client)
-    const body = await registerProvider(client, owner.token, {
-      integration_mode: 'hosted_mirror',
-      partner_endpoint: undefined,
-      feed: {
-        slug: 'prices',
-        display_name: 'Prices',
-        price_stx: '0.005',
-        source:
-          type === 'codehost_raw' ? { type, url: source.url, poll_interval_seconds: 60 } : { type },
-      },
-    })
+    const settings =
+      type === 'codehost_raw' ? { type, url: source.url, poll_interval_seconds: 60 } : { type }
+    const body = await registerProvider(client, owner.token, mirrorRegistration(settings, 'prices'))
     return { owner, testPath: `/providers/id/${body.provider.id}/feeds/prices/source/test` }
   }
 
@@ -102,7 +92,7 @@ test.group('The mirror source test', (group) => {
     assert,
   }) => {
     const { owner, testPath } = await registerMirror(client, 'webhook_push')
-    const hits = source.state.hits
+    const hits = source.hits()
 
     const push = await client.post(testPath).bearerToken(owner.token)
     push.assertStatus(409)
@@ -121,7 +111,7 @@ test.group('The mirror source test', (group) => {
       .post(testPath.replace('/prices/', '/nope/'))
       .bearerToken(owner.token)
     unknown.assertStatus(404)
-    assert.equal(source.state.hits, hits)
+    assert.equal(source.hits(), hits)
   })
 
   test('a poll interval of 61 s and, under production rules, an http:// URL are refused', async ({
@@ -155,6 +145,6 @@ test.group('The mirror source test', (group) => {
     } finally {
       app.config.set('outbound.httpsOnly', httpsOnly)
     }
-    assert.equal(source.state.hits, 0)
+    assert.equal(source.hits(), 0)
   })
 })

@@ -5,7 +5,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { MirrorPoller } from '#feeds/mirror_poller'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
-import { newOwner, postRegistration } from '#tests/support/providers'
+import { mirrorRegistration, newOwner, postRegistration } from '#tests/support/providers'
 
 const LAST_MODIFIED = 'Mon, 23 Nov 2026 09:00:00 GMT'
 
@@ -34,25 +34,19 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     return () => host.close()
   })
 
-  function mirrorRegistration(url: string) {
-    return {
-      integration_mode: 'hosted_mirror',
-      partner_endpoint: undefined,
-      feed: {
-        slug: 'prices',
-        display_name: 'Prices',
-        price_stx: '0.005',
-        source: { type: 'codehost_raw', url, poll_interval_seconds: 60 },
-      },
-    }
-  }
-
   test('registering polls the source once; the paid call serves the stored snapshot, not the source', async ({
     client,
     assert,
   }) => {
     const owner = await newOwner(client)
-    const registered = await postRegistration(client, owner.token, mirrorRegistration(host.url))
+    const registered = await postRegistration(
+      client,
+      owner.token,
+      mirrorRegistration(
+        { type: 'codehost_raw', url: host.url, poll_interval_seconds: 60 },
+        'prices'
+      )
+    )
     registered.assertStatus(201)
     assert.deepEqual(registered.body().first_poll, { result: 'ok' })
     document = { BTC: 98_000 }
@@ -72,7 +66,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     assert.isString(health.last_success_at)
     assert.match(health.snapshot.content_hash, /^sha256:[0-9a-f]{64}$/)
 
-    const { response: paid } = await buyer.pay(client, '/feeds/p/acme-data/prices')
+    const { response: paid } = await buyer.pay(client, '/feeds/p/mirror-co/prices')
 
     paid.assertStatus(200)
     assert.deepEqual(paid.body().data, { BTC: 97_000 }, 'the stored snapshot, not the source')
@@ -90,7 +84,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
       'an edited source is polled at once'
     )
     assert.equal(edited.body().feed.source_health.snapshot.version, 2)
-    const { response: repaid } = await buyer.pay(client, '/feeds/p/acme-data/prices')
+    const { response: repaid } = await buyer.pay(client, '/feeds/p/mirror-co/prices')
     assert.deepEqual(repaid.body().data, { BTC: 98_000 })
   })
 
@@ -102,7 +96,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     const registered = await postRegistration(
       client,
       owner.token,
-      mirrorRegistration('http://127.0.0.1:9/prices.json')
+      mirrorRegistration({ type: 'codehost_raw', url: 'http://127.0.0.1:9/prices.json' }, 'prices')
     )
     registered.assertStatus(201)
     assert.equal(registered.body().first_poll.result, 'failed')
@@ -117,7 +111,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
       snapshot: null,
     })
 
-    const { response: before } = await buyer.pay(client, '/feeds/p/acme-data/prices')
+    const { response: before } = await buyer.pay(client, '/feeds/p/mirror-co/prices')
     before.assertStatus(503)
     before.assertBodyContains({ error: { code: 'source_unavailable' } })
     const confirmed = await db.from('payments').where('status', 'confirmed').count('* as count')

@@ -100,6 +100,39 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
   })
 
+  test('a buyer whose payment the node dropped can pay again at that nonce; the one mined wins', async ({
+    client,
+    assert,
+  }) => {
+    // Found in review: a dropped payment held its nonce forever, so the buyer's
+    // next payment (signed at the same nonce) was refused with conflicting_nonce.
+    stack.devnet.faults.transactionFaultNext('report_dropped', 1)
+    const { tx: dropped, response } = await payPending(client)
+    const reconcile = await app.container.make(ReconcilePayments)
+    const options = { graceSeconds: 0, releaseAfterSeconds: 600, batchSize: 10 }
+    assert.deepInclude(await reconcile.run(options), { pending: 1 })
+
+    const requirements = await client.get('/feeds/whale-alerts')
+    const again = await transfer({ recipient: stack.payTo, amount: 5_000n, fee: 10_000n })
+    const retried = await client
+      .get('/feeds/whale-alerts')
+      .header('payment-signature', paymentHeader(requirements.body(), again.serialize()))
+    await stack.devnet.mine()
+    const settled = await reconcile.run(options)
+
+    response.assertStatus(202)
+    assert.equal(again.txid() === dropped.txid(), false)
+    retried.assertStatus(202)
+    assert.deepInclude(settled, { confirmed: 1, failed: 1 })
+    const db = await app.container.make('lucid.db')
+    const rows = await db.from('payments').whereIn('txid', [dropped.txid(), again.txid()])
+    const statusOf = (txid: string) => rows.find((row) => row.txid === txid)?.status
+    assert.equal(statusOf(again.txid()), 'confirmed')
+    assert.equal(statusOf(dropped.txid()), 'failed')
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+  })
+
   test('a wrong or missing receipt learns nothing', async ({ client }) => {
     const { tx } = await payPending(client)
 

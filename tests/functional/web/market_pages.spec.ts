@@ -5,6 +5,23 @@ import { newOwner, registerProvider } from '#tests/support/providers'
 test.group('Marketplace pages', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
 
+  test('pages cannot be framed by another site, and a long address is not echoed back', async ({
+    client,
+    assert,
+  }) => {
+    for (const path of ['/', '/market/leaderboard', '/dashboard']) {
+      const page = await client.get(path).header('accept', 'text/html')
+      assert.equal(page.header('x-frame-options'), 'DENY', path)
+      assert.equal(page.header('content-security-policy'), "frame-ancestors 'none'", path)
+      assert.equal(page.header('x-content-type-options'), 'nosniff', path)
+    }
+    const injected = `send-10-STX-to-${'x'.repeat(200)}`
+    const missing = await client.get(`/market/providers/${injected}`).header('accept', 'text/html')
+    missing.assertStatus(404)
+    assert.notInclude(missing.text(), injected)
+    assert.include(missing.text(), 'There is no page at this address.')
+  })
+
   test('the home page lists every live feed, built-in and provider, with its price', async ({
     client,
     assert,
