@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
-import { Database } from '@adonisjs/lucid/database'
 import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
+import { PaymentRecords } from '#payments/payment_records'
 import { PublicStats } from '#stats/public_stats'
 import { MarketCatalog } from '#web/market_catalog'
 import { shapeOf } from '#web/response_shape'
@@ -18,7 +18,7 @@ export const RECENT_PURCHASES = 10
 @inject()
 export class FeedPage {
   constructor(
-    private db: Database,
+    private payments: PaymentRecords,
     private catalog: MarketCatalog,
     private stats: PublicStats,
     private snapshots: FeedSnapshots
@@ -53,15 +53,8 @@ export class FeedPage {
   }
 
   async #exampleData(feedId: string): Promise<unknown> {
-    const sold = await this.db
-      .from('query_log')
-      .join('payments', 'payments.txid', 'query_log.txid')
-      .where('query_log.feed_id', feedId)
-      .whereNotNull('payments.response')
-      .orderBy('query_log.id', 'desc')
-      .select('payments.response')
-      .first()
-    if (sold) return (JSON.parse(sold.response) as { data?: unknown }).data
+    const served = await this.payments.lastServedData(feedId)
+    if (served !== undefined) return served
     const snapshot = await this.snapshots.current(feedId)
     return snapshot?.data
   }
