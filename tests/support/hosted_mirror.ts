@@ -4,15 +4,23 @@ import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/p
 
 /**
  * The Tollbooth signature v1 headers of a push of `body` to `path`
- * (`/ingest/<handle>/<slug>`), signed with `secret` as its provider's server would.
+ * (`/ingest/<handle>/<slug>`), signed with `secret` as its provider's server
+ * would; `overrides` set the id, the timestamp or another provider header.
  */
-export function pushHeaders(secret: string, path: string, body: string | Uint8Array) {
+export function pushHeaders(
+  secret: string,
+  path: string,
+  body: string | Uint8Array,
+  overrides: { id?: string; timestamp?: number; provider?: string } = {}
+) {
   return signTollboothRequest({
     secret,
     method: 'POST',
     pathAndQuery: path,
     body,
-    provider: path.split('/')[2],
+    provider: overrides.provider ?? path.split('/')[2],
+    id: overrides.id,
+    timestamp: overrides.timestamp,
   }) as Record<string, string>
 }
 

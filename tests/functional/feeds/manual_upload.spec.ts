@@ -4,12 +4,11 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
-import env from '#start/env'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import { rawCall } from '#tests/support/fuzz'
+import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
 
-const FEED = '/feeds/p/acme-data/rates'
-const base = () => `http://${env.get('HOST')}:${env.get('PORT')}`
+const FEED = '/feeds/p/mirror-co/rates'
 
 /** manual_upload: the owner uploads a JSON document, which paid calls then serve. */
 test.group('A manual_upload feed', (group) => {
@@ -18,18 +17,13 @@ test.group('A manual_upload feed', (group) => {
 
   async function registerUploadFeed(client: ApiClient) {
     const owner = await newOwner(client)
-    const body = await registerProvider(client, owner.token, {
-      integration_mode: 'hosted_mirror',
-      partner_endpoint: undefined,
-      feed: {
-        slug: 'rates',
-        display_name: 'Rates',
-        price_stx: '0.005',
-        source: { type: 'manual_upload' },
-      },
-    })
-    const uploadPath = `/providers/id/${body.provider.id}/feeds/rates/upload`
-    return { owner, providerId: body.provider.id, uploadPath, registered: body }
+    const registered = await registerProvider(
+      client,
+      owner.token,
+      mirrorRegistration({ type: 'manual_upload' }, 'rates')
+    )
+    const uploadPath = `/providers/id/${registered.provider.id}/feeds/rates/upload`
+    return { owner, providerId: registered.provider.id, uploadPath, registered }
   }
 
   /** An upload as a browser or curl sends it: the raw body, with its content type. */
@@ -39,12 +33,12 @@ test.group('A manual_upload feed', (group) => {
     body: string,
     contentType = 'application/json'
   ) {
-    const response = await fetch(`${base()}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': contentType, 'authorization': `Bearer ${token}` },
+    const answer = await rawCall('POST', path, {
       body,
+      token,
+      headers: { 'content-type': contentType },
     })
-    return { status: response.status, body: (await response.json()) as any }
+    return { status: answer.status, body: answer.json as any }
   }
 
   function snapshotVersions() {

@@ -5,7 +5,12 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { MirrorPoller } from '#feeds/mirror_poller'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
-import { mirrorRegistration, newOwner, postRegistration } from '#tests/support/providers'
+import {
+  mirrorRegistration,
+  newOwner,
+  postRegistration,
+  urlMirrorRegistration,
+} from '#tests/support/providers'
 
 const LAST_MODIFIED = 'Mon, 23 Nov 2026 09:00:00 GMT'
 
@@ -96,7 +101,7 @@ test.group('A URL-mirrored feed, end to end', (group) => {
     const registered = await postRegistration(
       client,
       owner.token,
-      mirrorRegistration({ type: 'codehost_raw', url: 'http://127.0.0.1:9/prices.json' }, 'prices')
+      urlMirrorRegistration('http://127.0.0.1:9/prices.json')
     )
     registered.assertStatus(201)
     assert.equal(registered.body().first_poll.result, 'failed')

@@ -5,14 +5,13 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
-import { signTollboothRequest } from '#partner_verifier'
-import env from '#start/env'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import { rawCall } from '#tests/support/fuzz'
+import { pushHeaders } from '#tests/support/hosted_mirror'
+import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
 
-const FEED = '/feeds/p/acme-data/ticker'
-const INGEST = '/ingest/acme-data/ticker'
-const base = () => `http://${env.get('HOST')}:${env.get('PORT')}`
+const FEED = '/feeds/p/mirror-co/ticker'
+const INGEST = '/ingest/mirror-co/ticker'
 
 interface SignOptions {
   id?: string
@@ -33,45 +32,31 @@ test.group('A webhook_push feed', (group) => {
 
   async function registerPushFeed(client: ApiClient) {
     const owner = await newOwner(client)
-    const body = await registerProvider(client, owner.token, {
-      integration_mode: 'hosted_mirror',
-      partner_endpoint: undefined,
-      feed: {
-        slug: 'ticker',
-        display_name: 'Ticker',
-        price_stx: '0.005',
-        source: { type: 'webhook_push' },
-      },
-    })
-    const pushSecret = (body as { push_secret?: string }).push_secret!
-    return { owner, providerId: body.provider.id, pushSecret, registered: body }
+    const registered = await registerProvider(
+      client,
+      owner.token,
+      mirrorRegistration({ type: 'webhook_push' }, 'ticker')
+    )
+    const pushSecret = registered.push_secret!
+    return { owner, providerId: registered.provider.id, pushSecret, registered }
   }
 
-  /** A push as a provider's server sends it: raw bytes, signed with the shipped helper. */
+  /** A push as a provider's server sends it: raw bytes, with the given headers. */
   async function push(
     path: string,
     body: string,
     headers: Record<string, string>,
     contentType = 'application/json'
   ) {
-    const response = await fetch(`${base()}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': contentType, ...headers },
+    const answer = await rawCall('POST', path, {
       body,
+      headers: { 'content-type': contentType, ...headers },
     })
-    return { status: response.status, body: (await response.json()) as any }
+    return { status: answer.status, body: answer.json as any }
   }
 
   function signed(secret: string, body: string, options: SignOptions = {}) {
-    return signTollboothRequest({
-      secret,
-      method: 'POST',
-      pathAndQuery: options.path ?? INGEST,
-      body,
-      provider: options.provider ?? 'acme-data',
-      id: options.id,
-      timestamp: options.timestamp,
-    })
+    return pushHeaders(secret, options.path ?? INGEST, body, options)
   }
 
   function signedPush(secret: string, document: unknown, options: SignOptions = {}) {
@@ -251,7 +236,7 @@ test.group('A webhook_push feed', (group) => {
     const { owner, providerId, pushSecret } = await registerPushFeed(client)
     const owned = `/providers/id/${providerId}`
 
-    const unknown = await signedPush(pushSecret, { a: 1 }, { path: '/ingest/acme-data/nope' })
+    const unknown = await signedPush(pushSecret, { a: 1 }, { path: '/ingest/mirror-co/nope' })
     assert.equal(unknown.status, 404)
     assert.equal(unknown.body.error.code, 'feed_not_found')
 
@@ -266,7 +251,7 @@ test.group('A webhook_push feed', (group) => {
       })
     upload.assertStatus(201)
     assert.notProperty(upload.body(), 'push_secret')
-    const notPush = await signedPush(pushSecret, { a: 1 }, { path: '/ingest/acme-data/manual' })
+    const notPush = await signedPush(pushSecret, { a: 1 }, { path: '/ingest/mirror-co/manual' })
     assert.equal(notPush.status, 409)
     assert.equal(notPush.body.error.code, 'not_a_push_feed')
 
