@@ -47,6 +47,12 @@ export interface NewSnapshot {
 
 export const DEFAULT_SNAPSHOTS_KEPT = 10
 
+/**
+ * Taken on the feed's row by every snapshot writer: serialises them (and
+ * feed edits) without blocking paid calls, whose payments only key-share it.
+ */
+const SNAPSHOT_WRITER_LOCK = 'FOR NO KEY UPDATE'
+
 interface SnapshotRow {
   version: number
   data: unknown
@@ -136,7 +142,7 @@ export class FeedSnapshots {
     const sizeBytes = Buffer.byteLength(snapshot.body)
     const fetchedAt = new Date(this.clock.now())
     return (client ?? this.db).transaction(async (trx) => {
-      await this.lockFeed(feedId, trx)
+      await trx.rawQuery(`SELECT 1 FROM feeds WHERE id = ? ${SNAPSHOT_WRITER_LOCK}`, [feedId])
       const current = (await trx
         .from('feed_snapshots')
         .where('feed_id', feedId)
@@ -179,14 +185,13 @@ export class FeedSnapshots {
     })
   }
 
-  /**
-   * Locks the feed's row for a snapshot change and reads it afresh (null when
-   * deleted). FOR NO KEY UPDATE serialises snapshot writers and feed edits
-   * without blocking paid calls, whose payments only key-share the row.
-   */
+  /** Locks the feed's row for a snapshot change and reads it afresh (null when deleted). */
   async lockFeed(feedId: string, trx: TransactionClientContract): Promise<Feed | null> {
-    await trx.rawQuery('SELECT 1 FROM feeds WHERE id = ? FOR NO KEY UPDATE', [feedId])
-    return Feed.query({ client: trx }).where('id', feedId).whereNull('deleted_at').first()
+    const { rows } = await trx.rawQuery(
+      `SELECT * FROM feeds WHERE id = ? AND deleted_at IS NULL ${SNAPSHOT_WRITER_LOCK}`,
+      [feedId]
+    )
+    return rows.length > 0 ? Feed.$createFromAdapterResult(rows[0], {}, { client: trx }) : null
   }
 
   /** A 304: the current snapshot is still the source's; only fetched_at moves. */

@@ -40,28 +40,32 @@ export class FirstPoll {
    * polled feeds, the rest are left to mirrors:poll (they are due already).
    */
   async ofEach(feeds: Feed[], concurrency = 8): Promise<Record<string, FirstPollVerdict>> {
-    let polls = 0
-    const verdicts = await pMap(
-      feeds,
-      async (feed) => {
-        const driver = await this.sources.use(feed.sourceType)
-        if (!driver.poll) return [feed.slug, undefined] as const
-        polls++
-        const verdict: FirstPollVerdict =
-          polls > FIRST_POLLS_PER_REQUEST ? { result: 'scheduled' } : (await this.of(feed))!
-        return [feed.slug, verdict] as const
-      },
-      { concurrency: Math.max(1, concurrency) }
-    )
-    return Object.fromEntries(
-      verdicts.filter((entry): entry is [string, FirstPollVerdict] => entry[1] !== undefined)
-    )
+    const polled: Feed[] = []
+    for (const feed of feeds) {
+      if (await this.#isPolled(feed)) polled.push(feed)
+    }
+    const now = polled.slice(0, FIRST_POLLS_PER_REQUEST)
+    const later = polled.slice(FIRST_POLLS_PER_REQUEST)
+    const verdicts = await pMap(now, async (feed) => [feed.slug, await this.#poll(feed)] as const, {
+      concurrency: Math.max(1, concurrency),
+    })
+    return Object.fromEntries([
+      ...verdicts,
+      ...later.map((feed) => [feed.slug, { result: 'scheduled' } as const] as const),
+    ])
   }
 
   /** Undefined when the feed's source is not polled. */
   async of(feed: Feed): Promise<FirstPollVerdict | undefined> {
+    return (await this.#isPolled(feed)) ? this.#poll(feed) : undefined
+  }
+
+  async #isPolled(feed: Feed) {
     const driver = await this.sources.use(feed.sourceType)
-    if (!driver.poll) return undefined
+    return Boolean(driver.poll)
+  }
+
+  async #poll(feed: Feed): Promise<FirstPollVerdict> {
     await this.snapshots.lease(feed.id, this.#leaseSeconds)
     if ((await this.poller.pollOne(feed)) !== 'failed') return { result: 'ok' }
     const state = await this.snapshots.state(feed.id)
