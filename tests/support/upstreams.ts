@@ -37,7 +37,8 @@ export function useUpstreamSimulator(group: Group, options: { now?: () => number
       baseUrls: Object.fromEntries(
         UPSTREAM_NAMES.map((name) => [name, `${current().url}/${name}`])
       ) as Record<UpstreamName, string>,
-      timeoutMs: 300,
+      // Generous: a loaded CI machine must not turn a slow local answer into an upstream failure.
+      timeoutMs: 5_000,
       maxBytes: 5_000_000,
     })
 

@@ -7,8 +7,8 @@ import { DEFAULT_ACCOUNT_BALANCE } from '@tollbooth/devnet'
 import { RECIPIENT, SENDER, transfer, useDevnet } from '#tests/support/devnet'
 
 test.group('Stacks client against the devnet', (group) => {
-  const devnet = useDevnet(group, { hangMs: 300 })
-  const client = () => new StacksClient({ baseUrl: devnet().url, timeoutMs: 200 })
+  const devnet = useDevnet(group, { hangMs: 2_000 })
+  const client = () => new StacksClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
 
   test('a broadcast transfer is pending, then confirmed once mined', async ({ assert }) => {
     const tx = await transfer({ amount: 2_500n })

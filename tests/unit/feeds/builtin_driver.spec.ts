@@ -54,7 +54,7 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
     simulator = await new UpstreamSimulator({
       fixtures: [fixture],
       now: () => 1_795_300_000_000,
-      hangMs: 1_000,
+      hangMs: 3_000,
     }).listen()
     return () => simulator.close()
   })
@@ -66,7 +66,7 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
     return new BuiltinSourceDriver({
       http: new FetchUpstreamHttp({
         baseUrls: baseUrls as Record<UpstreamName, string>,
-        timeoutMs: 200,
+        timeoutMs: 1_000,
         maxBytes: 5_000,
       }),
       settings: TEST_SETTINGS,
@@ -110,7 +110,7 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
   test('an answer over the size cap is refused', async ({ assert }) => {
     const error = await new FetchUpstreamHttp({
       baseUrls: { mempool: `${simulator.url}/mempool` } as Record<UpstreamName, string>,
-      timeoutMs: 200,
+      timeoutMs: 1_000,
       maxBytes: 1_000,
     })
       .getJson('mempool', '/huge', vine.create(vine.object({})))
