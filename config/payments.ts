@@ -24,7 +24,10 @@ const paymentsConfig = defineConfig({
    */
   broadcast: { attempts: 3, firstDelayMs: 500, maxRetryAfterMs: 2_000 },
   confirmation: { firstPollMs: 500, pollIntervalMs: 2_000, lookupBatchMs: 10 },
-  /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
+  /**
+   * payments:reconcile: rows idle graceSeconds are finished; unknown to the chain releaseAfterSeconds
+   * after the claim → a claim never handed over is released, a broadcast one waits on its payer's nonce.
+   */
   reconcile: { graceSeconds: 30, releaseAfterSeconds: 600, batchSize: 500 },
   /** How long a payer's balance and nonce are reused between payments, for how many payers. */
   payerAccounts: { ttlMs: 3_000, maxEntries: 10_000 },

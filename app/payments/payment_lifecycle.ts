@@ -192,8 +192,8 @@ export class PaymentLifecycle {
 
   /**
    * claimed | broadcast → released: the node never took the transaction
-   * (rate-limited every attempt, or never seen on chain long after its last
-   * move); nothing charged, the transfer may be presented again.
+   * (rate-limited every attempt, or a claim never handed over and unknown to
+   * the chain); nothing charged, the transfer may be presented again.
    */
   async releaseUntaken(txid: string, reason: string) {
     await this.#move(txid, IN_FLIGHT_STATUSES, 'released', reason)

@@ -1,22 +1,27 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import { StacksClient } from '#chain/stacks_client'
+import { StacksClient, type TransactionStatus } from '#chain/stacks_client'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
 
 export interface ReconcileOptions {
   /** Rows untouched for this long are this run's to finish. */
   graceSeconds: number
-  /** A row unknown to the chain this long after its last move was never broadcast (or was dropped). */
+  /** A row unknown to the chain this long after it was claimed is no longer waiting on the node. */
   releaseAfterSeconds: number
   batchSize: number
 }
 
+type ReconcileOutcome = 'confirmed' | 'failed' | 'released' | 'pending'
+
 /**
  * Finishes payments whose request is gone (the buyer left, a 202, a crash):
- * confirmed on chain → recorded and credited; failed on chain → failed;
- * dropped by the node → failed once the payer's nonce went to another
- * transaction (until then it may still be mined); never seen by the chain →
- * released (nothing charged). Rows are leased by
+ * confirmed on chain → recorded and credited; failed on chain → failed; a
+ * claim never handed to the node and still unknown to the chain → released
+ * (nothing charged). A broadcast transfer unknown to the node long after
+ * the claim (its broadcast timed out, or the node lost its mempool) is sent
+ * again, the same bytes; one the node still does not take, or reports
+ * dropped, may yet be mined by another node: it fails only once the payer's
+ * nonce went to another transaction. Rows are leased by
  * bumping updated_at under FOR UPDATE SKIP LOCKED, so several instances
  * never work on the same row, and no lock is held across network calls.
  */
@@ -39,42 +44,52 @@ export class ReconcilePayments {
        )
        UPDATE payments p SET updated_at = clock_timestamp()
        FROM due WHERE p.txid = due.txid
-       RETURNING p.txid, p.status, p.payer, p.nonce,
+       RETURNING p.txid, p.status, p.payer, p.nonce, p.raw_tx,
                  extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
       [options.graceSeconds, options.batchSize]
     )
     const rows = leased.rows as LeasedPayment[]
-    const summary = { confirmed: 0, failed: 0, released: 0, pending: 0 }
+    const summary: Record<ReconcileOutcome, number> = {
+      confirmed: 0,
+      failed: 0,
+      released: 0,
+      pending: 0,
+    }
     if (rows.length === 0) return summary
 
     const statuses = await this.stacks.getTransactions(rows.map((row) => row.txid))
     for (const row of rows) {
-      const status = statuses.get(row.txid)
-      const applied = await this.lifecycle.applyChainStatus(row.txid, status)
-      const outcome =
-        applied === 'pending' && status?.dropped ? await this.#settleDropped(row) : applied
-      if (outcome === 'confirmed' || outcome === 'failed') {
-        summary[outcome]++
-      } else if (outcome === 'pending') {
-        if (!status && Number(row.age_seconds) >= options.releaseAfterSeconds) {
-          await this.lifecycle.releaseUntaken(row.txid, 'never_seen_on_chain')
-          summary.released++
-        } else {
-          summary.pending++
-        }
-      }
+      const outcome = await this.#settle(row, statuses.get(row.txid), options)
+      if (outcome !== 'already_confirmed') summary[outcome]++
     }
     return summary
   }
 
+  async #settle(
+    row: LeasedPayment,
+    status: TransactionStatus | null | undefined,
+    options: ReconcileOptions
+  ): Promise<ReconcileOutcome | 'already_confirmed'> {
+    const applied = await this.lifecycle.applyChainStatus(row.txid, status)
+    if (applied !== 'pending') return applied
+    if (status?.dropped) return this.#settleOutsideMempool(row)
+    if (status || Number(row.age_seconds) < options.releaseAfterSeconds) return 'pending'
+    if (row.status === 'claimed') {
+      await this.lifecycle.releaseUntaken(row.txid, 'never_broadcast')
+      return 'released'
+    }
+    const resent = await this.stacks.broadcast(new Uint8Array(row.raw_tx))
+    return resent.kind === 'accepted' ? 'pending' : this.#settleOutsideMempool(row)
+  }
+
   /**
-   * A transfer the node dropped from its mempool may still be mined by
+   * A broadcast transfer the node no longer holds may still be mined by
    * another node: it fails only once the payer's nonce was used by another
    * transaction. Meanwhile it is marked dropped, so the buyer may pay again
    * at that nonce. The nonce is read before the transfer is asked about again,
    * so one mined in between shows as mined, never as "nonce used".
    */
-  async #settleDropped(row: LeasedPayment) {
+  async #settleOutsideMempool(row: LeasedPayment) {
     await this.lifecycle.markDropped(row.txid)
     if (row.nonce === null) return 'pending'
     const { lastExecutedNonce } = await this.stacks.getNonces(row.payer)
@@ -89,8 +104,9 @@ export class ReconcilePayments {
 
 interface LeasedPayment {
   txid: string
-  status: string
+  status: 'claimed' | 'broadcast'
   payer: string
   nonce: string | null
+  raw_tx: Buffer
   age_seconds: string
 }

@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { deserializePayload, txidFromData } from '@stacks/transactions'
-import type { Block, ChainState, TxRecord } from './chain_state.js'
+import type { Block, ChainState } from './chain_state.js'
 import type { DevnetAccount } from './devnet_accounts.js'
-import { INJECTABLE_STATUSES, type FaultInjector, type InjectedStatus } from './fault_injector.js'
+import {
+  INJECTABLE_STATUSES,
+  type FaultInjector,
+  type InjectedStatus,
+  type TransactionFault,
+} from './fault_injector.js'
 import {
   hiroNonces,
   hiroStatus,
@@ -49,6 +54,12 @@ const realHangTimer: HangTimer = (callback, ms) => {
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const HEX = /^(?:[0-9a-fA-F]{2})*$/
 const TXID = /^(?:0x)?([0-9a-fA-F]{64})$/
+/** `POST /devnet/faults` kinds that apply to the next admitted transactions. */
+const TRANSACTION_FAULT_KINDS: Record<string, TransactionFault> = {
+  abort_next: 'abort',
+  report_dropped: 'report_dropped',
+  report_unknown: 'report_unknown',
+}
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> }
 
@@ -333,18 +344,25 @@ export class DevnetServer {
 
   #transaction(rawTxid: string): Reply {
     const txid = txidParam(rawTxid)
-    const record = this.#backend.state.get(txid)
-    if (!record) return { status: 404, body: hiroTransactionNotFound(txid) }
-    return ok(this.#reported(record))
+    const shown = this.#reported(txid)
+    if (!shown) return { status: 404, body: hiroTransactionNotFound(txid) }
+    return ok(shown)
   }
 
-  /** The transaction as the Hiro API shows it, through a `report_dropped` fault. */
-  #reported(record: TxRecord): JsonObject {
+  /**
+   * The transaction as the Hiro API shows it, through a `report_dropped` fault;
+   * null (not found) until mined under a `report_unknown` fault.
+   */
+  #reported(txid: string): JsonObject | null {
+    const record = this.#backend.state.get(txid)
+    if (!record) return null
     const shown = hiroTransaction(record)
-    if (record.status !== 'pending' || !this.#backend.faults.reportsDropped(record.tx.txid)) {
-      return shown
+    const fault = this.#backend.faults.lookupFault(record.tx.txid)
+    if (fault === 'dropped' && record.status === 'pending') {
+      return { ...shown, tx_status: 'dropped_stale_garbage_collect' }
     }
-    return { ...shown, tx_status: 'dropped_stale_garbage_collect' }
+    const mined = record.status === 'success' || record.status === 'abort_by_response'
+    return fault === 'unknown' && !mined ? null : shown
   }
 
   #multipleTransactions(url: URL): Reply {
@@ -355,9 +373,9 @@ export class DevnetServer {
     const result: JsonObject = {}
     for (const raw of requested) {
       const txid = txidParam(raw)
-      const record = this.#backend.state.get(txid)
-      result[with0x(txid)] = record
-        ? { found: true, result: this.#reported(record) }
+      const shown = this.#reported(txid)
+      result[with0x(txid)] = shown
+        ? { found: true, result: shown }
         : { found: false, result: { tx_id: with0x(txid) } }
     }
     return ok(result)
@@ -415,20 +433,16 @@ export class DevnetServer {
         throw new HttpError(400, { error: 'txid must be a 64-digit hex transaction id' })
       }
       faults.abort(json.txid)
-    } else if (json.kind === 'abort_next' || json.kind === 'report_dropped') {
+    } else if (typeof json.kind === 'string' && Object.hasOwn(TRANSACTION_FAULT_KINDS, json.kind)) {
       const sender = json.sender ?? undefined
       if (sender !== undefined && (typeof sender !== 'string' || !isTestnetPrincipal(sender))) {
         throw new HttpError(400, { error: 'sender must be a testnet (ST…/SN…) address' })
       }
-      faults.transactionFaultNext(
-        json.kind === 'abort_next' ? 'abort' : 'report_dropped',
-        count,
-        sender
-      )
+      faults.transactionFaultNext(TRANSACTION_FAULT_KINDS[json.kind], count, sender)
     } else {
       throw new HttpError(400, {
         error:
-          'kind must be "status", "timeout", "lost_answer", "abort", "abort_next" or "report_dropped"',
+          'kind must be "status", "timeout", "lost_answer", "abort", "abort_next", "report_dropped" or "report_unknown"',
       })
     }
     return ok({ faults: faults.pending() })

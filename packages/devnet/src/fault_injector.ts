@@ -25,7 +25,10 @@ interface FaultRule {
 }
 
 /** What happens to a transaction the devnet admits. */
-export type TransactionFault = 'abort' | 'report_dropped'
+export type TransactionFault = 'abort' | 'report_dropped' | 'report_unknown'
+
+/** What look-ups of a pending transaction say under a look-up fault. */
+export type LookupFault = 'dropped' | 'unknown'
 
 interface TransactionRule {
   fault: TransactionFault
@@ -45,7 +48,7 @@ export class FaultInjector {
   #rules: FaultRule[] = []
   #transactionRules: TransactionRule[] = []
   #aborted = new Set<string>()
-  #reportedDropped = new Set<string>()
+  #lookupFaults = new Map<string, LookupFault>()
   #held = 0
   #heldWaiters: (() => void)[] = []
 
@@ -97,7 +100,9 @@ export class FaultInjector {
    * whose txid the test cannot know beforehand; `report_dropped` — look-ups
    * answer `dropped_stale_garbage_collect` while it waits in the mempool, as
    * a node that garbage-collected it does, yet it is mined with the next
-   * block as if another node had kept it (dropped, then confirmed).
+   * block as if another node had kept it (dropped, then confirmed);
+   * `report_unknown` — look-ups answer "not found" until it is mined (also
+   * once replaced), as a node that lost its mempool in a restart does.
    */
   transactionFaultNext(fault: TransactionFault, count: number, sender?: string): void {
     checkCount(count)
@@ -114,12 +119,12 @@ export class FaultInjector {
     if (rule.remaining <= 0) this.#transactionRules.splice(this.#transactionRules.indexOf(rule), 1)
     const txid = without0x(tx.txid).toLowerCase()
     if (rule.fault === 'abort') this.#aborted.add(txid)
-    else this.#reportedDropped.add(txid)
+    else this.#lookupFaults.set(txid, rule.fault === 'report_dropped' ? 'dropped' : 'unknown')
   }
 
-  /** True while look-ups of this pending transaction must answer that it was dropped. */
-  reportsDropped(txid: string): boolean {
-    return this.#reportedDropped.has(without0x(txid).toLowerCase())
+  /** The look-up fault this transaction suffers, if any. */
+  lookupFault(txid: string): LookupFault | null {
+    return this.#lookupFaults.get(without0x(txid).toLowerCase()) ?? null
   }
 
   /** Resolves once a timeout fault is holding a request: at once if one is held now. */
@@ -141,7 +146,7 @@ export class FaultInjector {
     this.#rules = []
     this.#transactionRules = []
     this.#aborted.clear()
-    this.#reportedDropped.clear()
+    this.#lookupFaults.clear()
   }
 
   /** The fault to apply to a request for `path`, consuming one use of the rule. */

@@ -187,6 +187,26 @@ test.group('Devnet fault injection', (group) => {
     assert.equal(await txStatusOf(devnet(), tx.txid()), 'success')
   })
 
+  test('report_unknown: look-ups say not found while it waits, and it is mined anyway', async ({
+    assert,
+  }) => {
+    const queued = await postJson(devnet(), '/devnet/faults', { kind: 'report_unknown' })
+    assert.equal(queued.status, 200)
+    const tx = await transfer({ amount: 5_000n })
+    assert.equal(await broadcastStatus(devnet(), tx), 200)
+
+    const single = await getJson(devnet(), `/extended/v1/tx/0x${tx.txid()}`)
+    const many = await getJson<Record<string, { found: boolean }>>(
+      devnet(),
+      `/extended/v1/tx/multiple?tx_id=0x${tx.txid()}`
+    )
+    assert.equal(single.status, 404)
+    assert.isFalse(many.body[`0x${tx.txid()}`].found)
+
+    await devnet().mine()
+    assert.equal(await txStatusOf(devnet(), tx.txid()), 'success')
+  })
+
   test('malformed fault requests are refused with 400', async ({ assert }) => {
     const badStatus = await postJson(devnet(), '/devnet/faults', { kind: 'status', status: 418 })
     const badKind = await postJson(devnet(), '/devnet/faults', { kind: 'explode' })

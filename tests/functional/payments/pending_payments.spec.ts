@@ -49,19 +49,50 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
   })
 
-  test('a payment the node reports dropped is still pending, and credited when it is mined after all', async ({
+  for (const { fault, node } of [
+    { fault: 'report_dropped', node: 'reports dropped' },
+    { fault: 'report_unknown', node: 'no longer knows' },
+  ] as const) {
+    test(`a payment the node ${node} is still pending, and credited when it is mined after all`, async ({
+      client,
+      assert,
+    }) => {
+      // Found by the simulation (seed 1): "dropped" was taken as final, the buyer told
+      // payment_failed, and the transfer then mined — charged for data it never got.
+      // A transfer unknown to the node long after its broadcast was likewise released.
+      stack.devnet.faults.transactionFaultNext(fault, 1)
+      const { response } = await payPending(client)
+      const receipt = response.body().receipt
+      const reconcile = await app.container.make(ReconcilePayments)
+      const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
+
+      const whileGone = await reconcile.run(options)
+      await stack.devnet.mine()
+      const mined = await reconcile.run(options)
+      const collected = await client
+        .get(receipt.status_url)
+        .header('x-payment-receipt', receipt.token)
+
+      response.assertStatus(202)
+      assert.deepInclude(whileGone, { pending: 1, failed: 0, released: 0 })
+      assert.deepInclude(mined, { confirmed: 1 })
+      collected.assertStatus(200)
+      const ledger = await app.container.make(Ledger)
+      assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+    })
+  }
+
+  test('a payment whose broadcast never reached the node is sent again by the reconcile job, and credited once mined', async ({
     client,
     assert,
   }) => {
-    // Found by the simulation (seed 1): "dropped" was taken as final, the buyer told
-    // payment_failed, and the transfer then mined — charged for data it never got.
-    stack.devnet.faults.transactionFaultNext('report_dropped', 1)
+    stack.devnet.faults.timeoutNext(1, '/v2/transactions')
     const { response } = await payPending(client)
     const receipt = response.body().receipt
     const reconcile = await app.container.make(ReconcilePayments)
     const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
 
-    const whileDropped = await reconcile.run(options)
+    const resent = await reconcile.run(options)
     await stack.devnet.mine()
     const mined = await reconcile.run(options)
     const collected = await client
@@ -69,11 +100,33 @@ test.group('Payments still settling when the request ends', (group) => {
       .header('x-payment-receipt', receipt.token)
 
     response.assertStatus(202)
-    assert.deepInclude(whileDropped, { pending: 1, failed: 0 })
+    assert.deepInclude(resent, { pending: 1, released: 0 })
     assert.deepInclude(mined, { confirmed: 1 })
     collected.assertStatus(200)
     const ledger = await app.container.make(Ledger)
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+  })
+
+  test('a payment the node no longer knows fails once the buyer used its nonce for another transfer', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.transactionFaultNext('report_unknown', 1)
+    const { tx, response } = await payPending(client)
+    const replacement = await transfer({ amount: 1n, fee: 10_000n })
+    await broadcast(stack.devnet, replacement)
+    await stack.devnet.mine()
+    const reconcile = await app.container.make(ReconcilePayments)
+
+    const summary = await reconcile.run({ graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 })
+
+    response.assertStatus(202)
+    assert.deepInclude(summary, { failed: 1, released: 0 })
+    const db = await app.container.make('lucid.db')
+    const row = await db.from('payments').where('txid', tx.txid()).first()
+    assert.equal(row.status, 'failed')
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
   })
 
   test('a dropped payment fails once the buyer used its nonce for another transfer', async ({
@@ -166,7 +219,9 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(stats.body().total_queries_served, 1)
   })
 
-  test('the reconcile job releases a claim the chain never saw', async ({ assert }) => {
+  test('the reconcile job releases a claim never handed to the node that the chain never saw', async ({
+    assert,
+  }) => {
     const db = await app.container.make('lucid.db')
     const feed = await db.from('feeds').where('slug', 'whale-alerts').first()
     await db.table('payments').insert({
@@ -177,7 +232,7 @@ test.group('Payments still settling when the request ends', (group) => {
       amount_microstx: 5000,
       network: 'stacks:2147483648',
       raw_tx: Buffer.from([1]),
-      status: 'broadcast',
+      status: 'claimed',
       claimed_at: new Date(Date.now() - 3_600_000),
       updated_at: new Date(Date.now() - 3_600_000),
     })
@@ -192,6 +247,7 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.deepInclude(summary, { released: 1 })
     const row = await db.from('payments').where('txid', 'ab'.repeat(32)).first()
     assert.equal(row.status, 'released')
+    assert.equal(row.failure_reason, 'never_broadcast')
   })
 
   test('the reconcile job never credits a claim it did not hand to the node, though the chain has it', async ({
