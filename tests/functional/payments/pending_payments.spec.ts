@@ -49,18 +49,26 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
   })
 
-  for (const { fault, node } of [
-    { fault: 'report_dropped', node: 'reports dropped' },
-    { fault: 'report_unknown', node: 'no longer knows' },
-  ] as const) {
-    test(`a payment the node ${node} is still pending, and credited when it is mined after all`, async ({
-      client,
-      assert,
-    }) => {
-      // Found by the simulation (seed 1): "dropped" was taken as final, the buyer told
-      // payment_failed, and the transfer then mined — charged for data it never got.
-      // A transfer unknown to the node long after its broadcast was likewise released.
-      stack.devnet.faults.transactionFaultNext(fault, 1)
+  // Found by the simulation (seed 1): "dropped" was taken as final, the buyer told
+  // payment_failed, and the transfer then mined — charged for data it never got.
+  // A transfer unknown to the node long after its broadcast was likewise released.
+  const stillPending = [
+    {
+      title: 'a payment the node reports dropped is still pending',
+      fault: () => stack.devnet.faults.transactionFaultNext('report_dropped', 1),
+    },
+    {
+      title: 'a payment the node no longer knows is still pending',
+      fault: () => stack.devnet.faults.transactionFaultNext('report_unknown', 1),
+    },
+    {
+      title: 'a payment whose broadcast never reached the node is sent again',
+      fault: () => stack.devnet.faults.timeoutNext(1, '/v2/transactions'),
+    },
+  ]
+  for (const { title, fault } of stillPending) {
+    test(`${title}, and credited when it is mined after all`, async ({ client, assert }) => {
+      fault()
       const { response } = await payPending(client)
       const receipt = response.body().receipt
       const reconcile = await app.container.make(ReconcilePayments)
@@ -81,31 +89,6 @@ test.group('Payments still settling when the request ends', (group) => {
       assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
     })
   }
-
-  test('a payment whose broadcast never reached the node is sent again by the reconcile job, and credited once mined', async ({
-    client,
-    assert,
-  }) => {
-    stack.devnet.faults.timeoutNext(1, '/v2/transactions')
-    const { response } = await payPending(client)
-    const receipt = response.body().receipt
-    const reconcile = await app.container.make(ReconcilePayments)
-    const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
-
-    const resent = await reconcile.run(options)
-    await stack.devnet.mine()
-    const mined = await reconcile.run(options)
-    const collected = await client
-      .get(receipt.status_url)
-      .header('x-payment-receipt', receipt.token)
-
-    response.assertStatus(202)
-    assert.deepInclude(resent, { pending: 1, released: 0 })
-    assert.deepInclude(mined, { confirmed: 1 })
-    collected.assertStatus(200)
-    const ledger = await app.container.make(Ledger)
-    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
-  })
 
   test('a payment the node no longer knows fails once the buyer used its nonce for another transfer', async ({
     client,
