@@ -49,7 +49,7 @@ export type Confirmation = 'confirmed' | 'already_confirmed' | 'not_broadcast'
  *   (none | released) ─claim→ claimed ─handOver→ broadcast ─confirm→ confirmed
  *   claimed | broadcast ─fail→ failed
  *   claimed ─release→ released            (nothing broadcast: it may be presented again)
- *   claimed | broadcast ─releaseUntaken→ released (the node never took it)
+ *   claimed | broadcast ─releaseUntaken→ released (rate-limited: the node never took it)
  *
  * A claim is committed before any network I/O and is exclusive across
  * requests, processes, instances and purposes (the paywall and the
@@ -181,19 +181,20 @@ export class PaymentLifecycle {
 
   /**
    * claimed → released: this request's claim ends before it was handed over
-   * (refused, the source failed); nothing charged, the transfer may be
-   * presented again. Only from `claimed`: a claim that lost its request (the
-   * reconcile job released it) may since have been claimed and handed over by
-   * another request, whose row this must not touch.
+   * (refused, the source failed), or the reconcile job finds a claim whose
+   * request is long gone; nothing charged, the transfer may be presented
+   * again. Only from `claimed`: a claim that lost its request may since have
+   * been claimed and handed over by another request, whose row this must not
+   * touch. True when it moved the row.
    */
-  async release(txid: string, reason: string) {
-    await this.#move(txid, ['claimed'], 'released', reason)
+  async release(txid: string, reason: string): Promise<boolean> {
+    return this.#move(txid, ['claimed'], 'released', reason)
   }
 
   /**
    * claimed | broadcast → released: the node never took the transaction
-   * (rate-limited every attempt, or a claim never handed over and unknown to
-   * the chain); nothing charged, the transfer may be presented again.
+   * (rate-limited every attempt); nothing charged, the transfer may be
+   * presented again.
    */
   async releaseUntaken(txid: string, reason: string) {
     await this.#move(txid, IN_FLIGHT_STATUSES, 'released', reason)
@@ -291,11 +292,14 @@ export class PaymentLifecycle {
     }
   }
 
+  /** Whether the row was in one of `from` and moved. */
   async #move(txid: string, from: PaymentStatus[], to: PaymentStatus, reason: string) {
-    await this.db
+    const moved: { txid: string }[] = await this.db
       .from('payments')
       .where('txid', txid)
       .whereIn('status', from)
       .update({ status: to, failure_reason: reason, updated_at: new Date() })
+      .returning('txid')
+    return moved.length > 0
   }
 }

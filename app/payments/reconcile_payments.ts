@@ -17,11 +17,12 @@ type ReconcileOutcome = 'confirmed' | 'failed' | 'released' | 'pending'
  * Finishes payments whose request is gone (the buyer left, a 202, a crash):
  * confirmed on chain → recorded and credited; failed on chain → failed; a
  * claim never handed to the node and still unknown to the chain → released
- * (nothing charged). A broadcast transfer unknown to the node long after
- * the claim (its broadcast timed out, or the node lost its mempool) is sent
- * again, the same bytes; one the node still does not take, or reports
- * dropped, may yet be mined by another node: it fails only once the payer's
- * nonce went to another transaction. Rows are leased by
+ * (nothing charged). A broadcast transfer the node reports dropped, or does
+ * not know long after the claim (its broadcast timed out, or the node lost
+ * its mempool), may yet be mined by another node: it stays pending, no
+ * longer holding its payer's nonce, and fails only once that nonce went to
+ * another transaction. It is never sent again: the buyer's request is over,
+ * and only the buyer decides to spend its transfer now. Rows are leased by
  * bumping updated_at under FOR UPDATE SKIP LOCKED, so several instances
  * never work on the same row, and no lock is held across network calls.
  */
@@ -44,7 +45,7 @@ export class ReconcilePayments {
        )
        UPDATE payments p SET updated_at = clock_timestamp()
        FROM due WHERE p.txid = due.txid
-       RETURNING p.txid, p.status, p.payer, p.nonce, p.raw_tx,
+       RETURNING p.txid, p.status, p.payer, p.nonce,
                  extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
       [options.graceSeconds, options.batchSize]
     )
@@ -75,11 +76,11 @@ export class ReconcilePayments {
     if (status?.dropped) return this.#settleOutsideMempool(row)
     if (status || Number(row.age_seconds) < options.releaseAfterSeconds) return 'pending'
     if (row.status === 'claimed') {
-      await this.lifecycle.releaseUntaken(row.txid, 'never_broadcast')
-      return 'released'
+      // Only from claimed: the request may have handed it over since the lease.
+      const released = await this.lifecycle.release(row.txid, 'never_broadcast')
+      return released ? 'released' : 'pending'
     }
-    const resent = await this.stacks.broadcast(new Uint8Array(row.raw_tx))
-    return resent.kind === 'accepted' ? 'pending' : this.#settleOutsideMempool(row)
+    return this.#settleOutsideMempool(row)
   }
 
   /**
@@ -107,6 +108,5 @@ interface LeasedPayment {
   status: 'claimed' | 'broadcast'
   payer: string
   nonce: string | null
-  raw_tx: Buffer
   age_seconds: string
 }

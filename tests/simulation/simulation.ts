@@ -140,7 +140,7 @@ async function settleEverything(world: World): Promise<string[]> {
     await world.drive(confirm.run())
     await world.devnet.mine()
     world.passTime(DRAIN_SLOTS)
-    const open = await openRows()
+    const open = await openRows(world)
     if (open.length === 0) return []
     if (round === DRAIN_ROUNDS - 1) {
       return open.map((row) => `${row} is still unsettled after draining`)
@@ -149,11 +149,21 @@ async function settleEverything(world: World): Promise<string[]> {
   return []
 }
 
-async function openRows(): Promise<string[]> {
-  const payments = await db
+/**
+ * Payments and withdrawals still in flight. A payment whose broadcast never
+ * reached the node stays pending (dropped) until its nonce is used, and is
+ * never sent again: settled enough, as it cannot charge its buyer.
+ */
+async function openRows(world: World): Promise<string[]> {
+  const inFlight: { txid: string; dropped_at: Date | null }[] = await db
     .from('payments')
     .whereIn('status', ['claimed', 'broadcast'])
-    .select('txid')
+    .select('txid', 'dropped_at')
+  const payments = []
+  for (const row of inFlight) {
+    if (row.dropped_at && !(await world.chainKnows(row.txid))) continue
+    payments.push(row)
+  }
   const withdrawals = await db
     .from('withdrawals')
     .whereIn('status', ['pending', 'broadcast'])

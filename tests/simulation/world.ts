@@ -157,6 +157,13 @@ export class World {
   }
 
   /** Holds blocks back until the step ends (transactions wait in the mempool). */
+  /** Whether the devnet has the transaction: pending, mined, or replaced by fee. */
+  async chainKnows(txid: string): Promise<boolean> {
+    const response = await fetch(`${this.devnet.url}/extended/v1/tx/0x${txid}`)
+    await response.body?.cancel()
+    return response.status !== 404
+  }
+
   delayBlocks() {
     this.blocksFlowing = false
     this.devnet.setBlockTime(null)

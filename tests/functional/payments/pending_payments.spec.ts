@@ -61,10 +61,6 @@ test.group('Payments still settling when the request ends', (group) => {
       title: 'a payment the node no longer knows is still pending',
       fault: () => stack.devnet.faults.transactionFaultNext('report_unknown', 1),
     },
-    {
-      title: 'a payment whose broadcast never reached the node is sent again',
-      fault: () => stack.devnet.faults.timeoutNext(1, '/v2/transactions'),
-    },
   ]
   for (const { title, fault } of stillPending) {
     test(`${title}, and credited when it is mined after all`, async ({ client, assert }) => {
@@ -89,6 +85,38 @@ test.group('Payments still settling when the request ends', (group) => {
       assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
     })
   }
+
+  test('a payment whose broadcast never reached the node is not sent again: nothing is charged, and the buyer may pay again at its nonce', async ({
+    client,
+    assert,
+  }) => {
+    stack.devnet.faults.timeoutNext(1, '/v2/transactions')
+    const { tx: lost, response } = await payPending(client)
+    const reconcile = await app.container.make(ReconcilePayments)
+    const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
+
+    const first = await reconcile.run(options)
+    await stack.devnet.mine()
+    const afterBlock = await reconcile.run(options)
+    const onChain = await fetch(`${stack.devnet.url}/extended/v1/tx/0x${lost.txid()}`)
+    const requirements = await client.get('/feeds/whale-alerts')
+    const again = await transfer({ recipient: stack.payTo, amount: 5_000n, fee: 10_000n })
+    const retried = await client
+      .get('/feeds/whale-alerts')
+      .header('payment-signature', paymentHeader(requirements.body(), again.serialize()))
+    await stack.devnet.mine()
+    const settled = await reconcile.run(options)
+
+    response.assertStatus(202)
+    assert.deepInclude(first, { pending: 1, released: 0 })
+    assert.deepInclude(afterBlock, { pending: 1, confirmed: 0 })
+    assert.equal(onChain.status, 404)
+    assert.equal(again.auth.spendingCondition.nonce, lost.auth.spendingCondition.nonce)
+    retried.assertStatus(202)
+    assert.deepInclude(settled, { confirmed: 1, failed: 1 })
+    const ledger = await app.container.make(Ledger)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+  })
 
   test('a payment the node no longer knows fails once the buyer used its nonce for another transfer', async ({
     client,
