@@ -37,8 +37,9 @@ export interface RemoteFacilitatorOptions {
 /**
  * Settlement through a remote x402 facilitator (FACILITATOR_URL) with the
  * seed's /verify and /settle shapes. Its answers are validated; one it does
- * not give in time leaves the payment pending (it may have broadcast), and
- * the reconcile job finishes it from the chain.
+ * not give in time, or a failure reason that is not one of our codes, leaves
+ * the payment pending (it may have broadcast), and the reconcile job
+ * finishes it from the chain.
  */
 export class RemoteFacilitator extends PaymentSettlement {
   constructor(private options: RemoteFacilitatorOptions) {
@@ -66,8 +67,10 @@ export class RemoteFacilitator extends PaymentSettlement {
     if (error) return { state: 'pending' }
     const { success, errorReason } = result
     if (success) return { state: 'confirmed', blockHeight: null }
+    // unexpected_settle_error is x402's catch-all: a facilitator may answer it after it broadcast.
     switch (errorReason) {
       case 'settlement_pending':
+      case 'unexpected_settle_error':
       case null:
       case undefined:
         return { state: 'pending' }
@@ -76,7 +79,11 @@ export class RemoteFacilitator extends PaymentSettlement {
       case 'rate_limited':
         return { state: 'rate_limited' }
       default:
-        return { state: 'rejected', code: ownCode(errorReason, 'rejected') }
+        // Our other codes are definite refusals; a reason we do not know may
+        // follow a broadcast, so the chain decides (the reconcile job).
+        return isErrorCode(errorReason)
+          ? { state: 'rejected', code: errorReason }
+          : { state: 'pending' }
     }
   }
 

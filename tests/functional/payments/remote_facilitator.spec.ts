@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import env from '#start/env'
 import { Ledger, accounts } from '#ledger/ledger'
+import { ReconcilePayments } from '#payments/reconcile_payments'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
 import { SENDER, transfer } from '#tests/support/devnet'
@@ -105,6 +106,53 @@ test.group('Paying through a remote facilitator', (group) => {
       await facilitator.close()
     }
   })
+
+  for (const errorReason of ['unexpected_settle_error', 'facilitator_exploded']) {
+    test(`a facilitator that broadcast, then answered ${errorReason}, is not taken at its word: the payment is pending, credited and collected once mined`, async ({
+      client,
+      assert,
+    }) => {
+      // A third-party facilitator that broadcast, then failed in its own words.
+      const server: Server = createServer(async (request, response) => {
+        let body = ''
+        for await (const chunk of request) body += chunk
+        let answer: object = { isValid: true, invalidReason: null }
+        if (request.url?.endsWith('/settle')) {
+          const transaction = JSON.parse(body).paymentPayload.payload.transaction as string
+          await fetch(`${stack.devnet.url}/v2/transactions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream' },
+            body: Buffer.from(transaction.slice(2), 'hex'),
+          })
+          answer = { success: false, errorReason }
+        }
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(answer))
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      useFacilitatorAt(`http://127.0.0.1:${(server.address() as AddressInfo).port}/facilitator`)
+      try {
+        const { response } = await pay(client)
+        const reconcile = await app.container.make(ReconcilePayments)
+        const summary = await reconcile.run({
+          graceSeconds: 0,
+          releaseAfterSeconds: 0,
+          batchSize: 10,
+        })
+        const collected = await client
+          .get(response.body().receipt.status_url)
+          .header('x-payment-receipt', response.body().receipt.token)
+
+        response.assertStatus(202)
+        assert.deepInclude(summary, { confirmed: 1 })
+        collected.assertStatus(200)
+        const ledger = await app.container.make(Ledger)
+        assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+      }
+    })
+  }
 
   test('an unreadable settle answer leaves the payment pending with a receipt', async ({
     client,
