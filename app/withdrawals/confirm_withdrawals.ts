@@ -78,7 +78,7 @@ export class ConfirmWithdrawals {
     }
     if (status && !status.failed && !status.dropped) {
       if (withdrawal.status === 'pending') {
-        await this.lifecycle.markBroadcast(id, 'the node has it in its mempool')
+        await this.lifecycle.markBroadcast(id, withdrawal.txid!, 'the node has it in its mempool')
       }
       return 'pending'
     }
@@ -90,6 +90,10 @@ export class ConfirmWithdrawals {
       if (again?.confirmed) {
         await this.lifecycle.confirm(id, again.blockHeight)
         return 'confirmed'
+      }
+      if (again?.status.startsWith('abort')) {
+        await this.lifecycle.fail(id, `aborted on chain (${again.status})`, { mined: true })
+        return 'failed'
       }
       if (again && !again.failed && !again.dropped) return 'pending'
       await this.lifecycle.fail(id, 'its nonce was used by another transaction', {

@@ -11,7 +11,7 @@ import { Clock } from '#core/clock'
 import type { Microstx } from '#ledger/money'
 import { WithdrawalsConfig } from '#withdrawals/define_config'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
-import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
+import { type SendClaim, WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
 import { toWithdrawal, type Withdrawal } from '#withdrawals/withdrawal_records'
 
 /** Refusals that are about the nonce, not the withdrawal: re-synced and signed again. */
@@ -73,14 +73,13 @@ export class WithdrawalDispatcher {
       this.config.broadcast,
       this.clock
     )
-    return this.#apply(withdrawal, outcome, claim.previousAttempts > 0)
+    return this.#apply(withdrawal.id, claim, outcome)
   }
 
-  async #apply(withdrawal: Withdrawal, outcome: BroadcastOutcome, sentBefore: boolean) {
-    const { id } = withdrawal
+  async #apply(id: string, claim: SendClaim, outcome: BroadcastOutcome) {
     switch (outcome.kind) {
       case 'accepted':
-        await this.lifecycle.markBroadcast(id, `the node took 0x${withdrawal.txid}`)
+        await this.lifecycle.markBroadcast(id, claim.txid, `the node took 0x${claim.txid}`)
         return 'sent'
       case 'rejected':
       case 'rate_limited': {
@@ -90,22 +89,27 @@ export class WithdrawalDispatcher {
             : 'the node rate-limited every broadcast'
         // Bytes sent before may sit in some mempool, or be sent again by anyone, until their
         // nonce is used: only the chain settles them (withdrawals:confirm), never a refusal.
-        if (sentBefore) {
-          await this.lifecycle.noteAttempt(id, `${reason}; sent before: left to the chain`)
-          return 'unknown'
+        // So do bytes another sender claimed meanwhile (this one's lease ran out): then
+        // unsign and fail refuse, and the refusal is only noted.
+        if (claim.previousAttempts === 0) {
+          if (outcome.kind === 'rejected' && NONCE_REFUSALS.has(outcome.code)) {
+            const unsigned = await this.lifecycle.unsign(id, outcome.code, claim, {
+              nonceUsed: outcome.code !== 'too_much_chaining',
+            })
+            if (unsigned) {
+              await this.#resyncNonces()
+              return 'nonce_refused'
+            }
+          } else if (await this.lifecycle.fail(id, reason, { mined: false, claim })) {
+            return 'failed'
+          }
         }
-        if (outcome.kind === 'rejected' && NONCE_REFUSALS.has(outcome.code)) {
-          await this.lifecycle.unsign(id, outcome.code, {
-            nonceUsed: outcome.code !== 'too_much_chaining',
-          })
-          await this.#resyncNonces()
-          return 'nonce_refused'
-        }
-        await this.lifecycle.fail(id, reason, { mined: false, bySender: true })
-        return 'failed'
+        const why = claim.previousAttempts === 0 ? 'another sender took over' : 'sent before'
+        await this.lifecycle.noteAttempt(id, claim, `${reason}; ${why}: left to the chain`)
+        return 'unknown'
       }
       case 'unknown':
-        await this.lifecycle.noteAttempt(id, `broadcast outcome unknown: ${outcome.detail}`)
+        await this.lifecycle.noteAttempt(id, claim, `broadcast outcome unknown: ${outcome.detail}`)
         return 'unknown'
       default: {
         const unknownOutcome: never = outcome

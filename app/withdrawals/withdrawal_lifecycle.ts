@@ -22,6 +22,18 @@ export interface NewWithdrawal {
   memoPrefix: string
 }
 
+/**
+ * A sender's claim on one withdrawal's bytes. `attempt` is the attempt count
+ * it set: a later claim (the lease ran out, a clock ahead) counts another, so
+ * what this sender learns no longer speaks for the row alone.
+ */
+export interface SendClaim {
+  txid: string
+  attempt: number
+  /** 0: these bytes never left this service before this claim. */
+  previousAttempts: number
+}
+
 export interface SignedTransfer {
   sender: string
   nonce: bigint
@@ -106,10 +118,9 @@ export class WithdrawalLifecycle {
   /**
    * Claims the sending of a signed withdrawal's bytes for `leaseMs`, counting
    * the attempt, committed before the POST. Null when the row is settled, holds
-   * other bytes, or another sender's claim is live. `previousAttempts` 0 means
-   * these bytes never left this service.
+   * other bytes, or another sender's claim is live.
    */
-  async claimSend(id: string, txid: string, leaseMs: number) {
+  async claimSend(id: string, txid: string, leaseMs: number): Promise<SendClaim | null> {
     return this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
       const now = this.clock.now()
@@ -123,7 +134,7 @@ export class WithdrawalLifecycle {
           last_broadcast_at: new Date(now),
           sending_until: new Date(now + leaseMs),
         })
-      return { previousAttempts: row.broadcastAttempts }
+      return { txid, attempt: row.broadcastAttempts + 1, previousAttempts: row.broadcastAttempts }
     })
   }
 
@@ -131,11 +142,12 @@ export class WithdrawalLifecycle {
    * pending (signed) → pending (queued), by the sender holding the claim: the
    * node refused bytes that never left before for their nonce; they are dropped
    * and the withdrawal signed again. The nonce goes back unless it is used.
+   * False, changing nothing, when the claim is no longer the last one.
    */
-  async unsign(id: string, reason: string, options: { nonceUsed: boolean }) {
-    await this.db.transaction(async (trx) => {
+  async unsign(id: string, reason: string, claim: SendClaim, options: { nonceUsed: boolean }) {
+    return this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
-      if (row?.status !== 'pending' || row.nonce === null) return
+      if (row?.status !== 'pending' || row.nonce === null || !holds(row, claim)) return false
       await trx.from('withdrawals').where('id', id).update({
         sender_address: null,
         nonce: null,
@@ -150,14 +162,15 @@ export class WithdrawalLifecycle {
         await this.nonces.release(trx, row.senderAddress, row.nonce)
       }
       await this.#event(trx, id, 'pending', 'pending', `refused (${reason}): to be signed again`)
+      return true
     })
   }
 
-  /** pending → broadcast (or a broadcast one sent again): the node took the transaction. */
-  async markBroadcast(id: string, detail: string) {
+  /** pending → broadcast (or a broadcast one sent again): the node took these bytes (`txid`). */
+  async markBroadcast(id: string, txid: string, detail: string) {
     await this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
-      if (!row || !UNSETTLED.includes(row.status)) return
+      if (!row || !UNSETTLED.includes(row.status) || row.txid !== txid) return
       await trx.from('withdrawals').where('id', id).update({
         status: 'broadcast',
         dropped_since: null,
@@ -168,15 +181,20 @@ export class WithdrawalLifecycle {
     })
   }
 
-  /** Records a send whose outcome is unknown, or a refusal of bytes sent before: the row stays. */
-  async noteAttempt(id: string, detail: string) {
+  /**
+   * Records a send whose outcome is unknown, or a refusal of bytes sent
+   * before: the row stays; the claim ends unless a later one took over.
+   */
+  async noteAttempt(id: string, claim: SendClaim, detail: string) {
     await this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
       if (!row) return
-      await trx
-        .from('withdrawals')
-        .where('id', id)
-        .update({ sending_until: null, updated_at: this.#now() })
+      if (holds(row, claim)) {
+        await trx
+          .from('withdrawals')
+          .where('id', id)
+          .update({ sending_until: null, updated_at: this.#now() })
+      }
       await this.#event(trx, id, row.status, row.status, detail)
     })
   }
@@ -214,19 +232,23 @@ export class WithdrawalLifecycle {
    * pending | broadcast → failed, the provider's pending revenue restored by a
    * compensating posting. `mined`: the transaction was mined and aborted (the
    * fee is paid, the nonce used); otherwise the nonce is given back unless
-   * `nonceUsed` (another transaction took it). Refused while another sender's
-   * claim is live (`bySender`: the caller holds it).
+   * `nonceUsed` (another transaction took it). Refused while a sender's claim
+   * is live, unless the caller holds it (`claim`), and, for a sender, once a
+   * later claim took over.
    */
   async fail(
     id: string,
     reason: string,
-    outcome: { mined: boolean; nonceUsed?: boolean; bySender?: boolean }
+    outcome: { mined: boolean; nonceUsed?: boolean; claim?: SendClaim }
   ) {
     return this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
       if (!row || !UNSETTLED.includes(row.status)) return false
-      const claimed = row.sendingUntil && row.sendingUntil.getTime() > this.clock.now()
-      if (claimed && !outcome.bySender) return false
+      if (outcome.claim) {
+        if (!holds(row, outcome.claim)) return false
+      } else if (row.sendingUntil && row.sendingUntil.getTime() > this.clock.now()) {
+        return false
+      }
       await trx.from('withdrawals').where('id', id).update({
         status: 'failed',
         failure_reason: reason,
@@ -268,4 +290,9 @@ export class WithdrawalLifecycle {
     })
     logger.info({ withdrawal_id: id, from_status: from, to_status: to, detail }, 'withdrawal')
   }
+}
+
+/** Whether `claim` is still the last claim on the row's bytes. */
+function holds(row: Withdrawal, claim: SendClaim) {
+  return row.txid === claim.txid && row.broadcastAttempts === claim.attempt
 }

@@ -236,6 +236,17 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
   })
 
+  /** Runs the confirm job with `client` as its node client. */
+  async function confirmThrough(client: StacksClient) {
+    const real = await app.container.make(StacksClient)
+    app.container.swap(StacksClient, () => client)
+    try {
+      return await stack.confirm()
+    } finally {
+      app.container.swap(StacksClient, () => real)
+    }
+  }
+
   test('a transaction mined while the job looks it up is confirmed, never failed and restored', async ({
     client,
     assert,
@@ -245,31 +256,53 @@ test.group('Withdrawals against a faulty node', (group) => {
     const row = await db.from('withdrawals').where('id', withdrawal.id).first()
     // Right after the job's status look-up, the same bytes reach the node and are mined
     // (a dispatcher finishing its send, a request delivered late).
-    const real = await app.container.make(StacksClient)
     const devnet = stack.devnet
     class LateDelivery extends StacksClient {
       async getTransactions(txids: string[]) {
-        const answer = await real.getTransactions(txids)
+        const answer = await super.getTransactions(txids)
         await broadcast(devnet, new Uint8Array(row.raw_tx))
         await devnet.mine()
         return answer
       }
     }
-    app.container.swap(
-      StacksClient,
-      () => new LateDelivery({ baseUrl: devnet.url, timeoutMs: 1_000 })
-    )
-    try {
-      await stack.confirm()
-    } finally {
-      app.container.swap(StacksClient, () => real)
-    }
+
+    await confirmThrough(new LateDelivery({ baseUrl: devnet.url, timeoutMs: 1_000 }))
     await stack.confirm()
 
     const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
     assert.equal(settled.status, 'confirmed')
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
     assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'paid once, never restored')
+  })
+
+  test('an abort the batch look-up missed but the second look-up sees is failed with its fee paid', async ({
+    client,
+    assert,
+  }) => {
+    // Found in review: the second look-up's abort was failed as "nonce used", its fee never posted.
+    const { withdrawal, providerId } = await withdraw(client)
+    stack.devnet.faults.abort(withdrawal.tx_hash)
+    await stack.devnet.mine()
+    class LaggingIndex extends StacksClient {
+      async getTransactions() {
+        return new Map()
+      }
+    }
+
+    const summary = await confirmThrough(
+      new LaggingIndex({ baseUrl: stack.devnet.url, timeoutMs: 1_000 })
+    )
+
+    assert.equal(summary.failed, 1)
+    const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
+    assert.equal(settled.status, 'failed')
+    assert.match(settled.failure_reason, /^aborted on chain/)
+    assert.equal(await pendingRevenueOf(providerId), 50n * STX)
+    const fees = await db
+      .from('ledger_transactions')
+      .where({ kind: 'withdrawal_fee', reference: withdrawal.id })
+      .count('* as count')
+    assert.equal(Number(fees[0].count), 1)
   })
 
   test('bytes sent before are never restored on a refusal of a later re-send: only the chain settles them', async ({
@@ -328,7 +361,7 @@ test.group('Withdrawals against a faulty node', (group) => {
     const summary = await stack.confirm()
     const second = await lifecycle.claimSend(withdrawal.id, withdrawal.tx_hash.slice(2), 60_000)
 
-    assert.deepEqual(claim, { previousAttempts: 1 })
+    assert.deepEqual(claim, { txid: withdrawal.tx_hash.slice(2), attempt: 2, previousAttempts: 1 })
     assert.isNull(second, 'one sender at a time')
     assert.equal(summary.rebroadcast + summary.failed, 0, 'the job left it alone')
     const row = await db.from('withdrawals').where('id', withdrawal.id).first()
@@ -336,5 +369,39 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(await pendingRevenueOf(providerId), 49n * STX)
     await db.from('withdrawals').where('id', withdrawal.id).update({ sending_until: null })
     stack.devnet.faults.clear()
+  })
+
+  test('a sender whose claim was taken over (its lease ran out) can no longer fail, re-sign or mark the withdrawal', async ({
+    client,
+    assert,
+  }) => {
+    // Found in review: a stalled sender (or one whose clock lags) applied its own first-send
+    // refusal after another sender had sent the same bytes again — restored and paid.
+    stack.devnet.faults.failNext(1, 503, '/v2/transactions')
+    const { withdrawal, providerId } = await withdraw(client)
+    const txid = withdrawal.tx_hash.slice(2)
+    const lifecycle = await app.container.make(WithdrawalLifecycle)
+    const stalled = (await lifecycle.claimSend(withdrawal.id, txid, 60_000))!
+    await db.from('withdrawals').where('id', withdrawal.id).update({ sending_until: null })
+    const current = (await lifecycle.claimSend(withdrawal.id, txid, 60_000))!
+
+    const failed = await lifecycle.fail(withdrawal.id, 'refused', { mined: false, claim: stalled })
+    const unsigned = await lifecycle.unsign(withdrawal.id, 'bad_nonce', stalled, {
+      nonceUsed: true,
+    })
+    await lifecycle.noteAttempt(withdrawal.id, stalled, 'late answer')
+    const afterStalled = await db.from('withdrawals').where('id', withdrawal.id).first()
+    await lifecycle.markBroadcast(withdrawal.id, 'ab'.repeat(32), 'other bytes')
+    const afterOtherBytes = await db.from('withdrawals').where('id', withdrawal.id).first()
+
+    assert.deepEqual([failed, unsigned], [false, false])
+    assert.containsSubset(afterStalled, { status: 'pending', txid })
+    assert.isNotNull(afterStalled.sending_until, 'the current claim still holds')
+    assert.equal(afterOtherBytes.status, 'pending')
+    assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'not restored')
+    assert.isTrue(
+      await lifecycle.fail(withdrawal.id, 'refused', { mined: false, claim: current }),
+      'the current claim still decides'
+    )
   })
 })
