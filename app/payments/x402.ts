@@ -27,7 +27,27 @@ export interface PaymentRequired {
   error?: string
   resource: X402Resource
   accepts: ExactStxRequirement[]
+  extensions: { 'payment-identifier': typeof PAYMENT_IDENTIFIER_DECLARATION }
 }
+
+/**
+ * x402's payment-identifier extension, declared optional: a client that sends
+ * an id (`extensions["payment-identifier"].info.id`) with its payment gets the
+ * stored response again when it retries the same payment, instead of
+ * `payment_already_used`.
+ */
+export const PAYMENT_IDENTIFIER_DECLARATION = {
+  info: { required: false },
+  schema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: {
+      required: { type: 'boolean' },
+      id: { type: 'string', minLength: 16, maxLength: 128, pattern: '^[a-zA-Z0-9_-]+$' },
+    },
+    required: ['required'],
+  },
+} as const
 
 export interface SettlementResponse {
   success: boolean
@@ -80,5 +100,6 @@ export function paymentRequired(options: {
         extra: {},
       },
     ],
+    extensions: { 'payment-identifier': PAYMENT_IDENTIFIER_DECLARATION },
   }
 }

@@ -22,6 +22,7 @@ export type DecodeResult =
   { ok: true; payment: DecodedPayment } | { ok: false; code: HeaderErrorCode; message: string }
 
 const MAX_HEADER_LENGTH = 64 * 1024
+const paymentIdentifier = vine.string().regex(/^[A-Za-z0-9_-]{16,128}$/)
 
 const paymentSignature = vine.create(
   vine
@@ -45,8 +46,15 @@ const paymentSignature = vine.create(
       resource: vine.object({}).allowUnknownProperties().optional(),
       extensions: vine
         .object({
+          // x402 clients send the id in `info`; a bare `id` is accepted as well.
           'payment-identifier': vine
-            .object({ id: vine.string().regex(/^[A-Za-z0-9_-]{16,128}$/) })
+            .object({
+              info: vine
+                .object({ id: paymentIdentifier.clone().optional() })
+                .allowUnknownProperties()
+                .optional(),
+              id: paymentIdentifier.clone().optional(),
+            })
             .allowUnknownProperties()
             .optional(),
         })
@@ -114,7 +122,9 @@ export async function decodePaymentSignature(
     payment: {
       accepted: payload.accepted,
       transaction: payload.payload.transaction.replace(/^0x/, '').toLowerCase(),
-      paymentIdentifier: payload.extensions?.['payment-identifier']?.id,
+      paymentIdentifier:
+        payload.extensions?.['payment-identifier']?.info?.id ??
+        payload.extensions?.['payment-identifier']?.id,
     },
   }
 }

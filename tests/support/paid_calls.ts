@@ -62,7 +62,11 @@ export function paymentHeader(
     accepted: required.accepts[0],
     payload: { transaction: transactionHex },
     ...(paymentIdentifier
-      ? { extensions: { 'payment-identifier': { id: paymentIdentifier } } }
+      ? {
+          extensions: {
+            'payment-identifier': { info: { required: false, id: paymentIdentifier } },
+          },
+        }
       : {}),
   })
 }

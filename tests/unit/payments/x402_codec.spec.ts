@@ -30,7 +30,7 @@ function header(overrides: Record<string, unknown> = {}) {
 }
 
 test.group('x402 payment requirements', () => {
-  test('describe the resource and ask for the price in µSTX to the platform wallet', ({
+  test('describe the resource, ask for the price in µSTX to the platform wallet and offer payment-identifier', ({
     assert,
   }) => {
     assert.deepEqual(required, {
@@ -51,6 +51,20 @@ test.group('x402 payment requirements', () => {
           extra: {},
         },
       ],
+      extensions: {
+        'payment-identifier': {
+          info: { required: false },
+          schema: {
+            $schema: 'https://json-schema.org/draft/2020-12/schema',
+            type: 'object',
+            properties: {
+              required: { type: 'boolean' },
+              id: { type: 'string', minLength: 16, maxLength: 128, pattern: '^[a-zA-Z0-9_-]+$' },
+            },
+            required: ['required'],
+          },
+        },
+      },
     })
   })
 
@@ -69,25 +83,35 @@ test.group('x402 payment requirements', () => {
 })
 
 test.group('Decoding the payment-signature header', () => {
-  test('accepts a well-formed payment and its payment-identifier', async ({ assert }) => {
-    const result = await decodePaymentSignature(
-      header({
-        payload: { transaction: `0x${TX.toUpperCase()}` },
-        resource: required.resource,
-        extensions: { 'payment-identifier': { id: 'client-secret-id-0001' } },
-      }),
-      requirement
-    )
+  for (const [shape, extension] of [
+    [
+      'in info, as x402 clients send it',
+      { info: { required: false, id: 'client-secret-id-0001' } },
+    ],
+    ['bare', { id: 'client-secret-id-0001' }],
+  ] as const) {
+    test(`accepts a well-formed payment and its payment-identifier (${shape})`, async ({
+      assert,
+    }) => {
+      const result = await decodePaymentSignature(
+        header({
+          payload: { transaction: `0x${TX.toUpperCase()}` },
+          resource: required.resource,
+          extensions: { 'payment-identifier': extension },
+        }),
+        requirement
+      )
 
-    assert.deepEqual(result, {
-      ok: true,
-      payment: {
-        accepted: requirement,
-        transaction: TX,
-        paymentIdentifier: 'client-secret-id-0001',
-      },
+      assert.deepEqual(result, {
+        ok: true,
+        payment: {
+          accepted: requirement,
+          transaction: TX,
+          paymentIdentifier: 'client-secret-id-0001',
+        },
+      })
     })
-  })
+  }
 
   test('refuses each malformed header with a stable code', async ({ assert }) => {
     const cases: [string, string][] = [
@@ -111,6 +135,10 @@ test.group('Decoding the payment-signature header', () => {
         'invalid_payment_requirements',
       ],
       [header({ extensions: { 'payment-identifier': { id: 'short' } } }), 'invalid_payload'],
+      [
+        header({ extensions: { 'payment-identifier': { info: { id: 'has spaces in it!!' } } } }),
+        'invalid_payload',
+      ],
       ['A'.repeat(70_000), 'invalid_payload'],
     ]
     for (const [value, code] of cases) {
