@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
@@ -82,11 +83,20 @@ export default class AgentBuy extends BaseCommand {
         network: { ...chain.network.stacks, client: { baseUrl: chain.apiUrl } },
       })
     )
+    // An id of our own, so a retry of this payment would get the stored answer.
+    const identifier = required.extensions?.['payment-identifier']
+      ? {
+          'payment-identifier': {
+            info: { required: false, id: `pay_${randomUUID().replaceAll('-', '')}` },
+          },
+        }
+      : undefined
     const header = encodeHeader({
       x402Version: 2,
       resource: required.resource,
       accepted: accept,
       payload: { transaction: transaction.serialize() },
+      ...(identifier ? { extensions: identifier } : {}),
     })
     const paid = await reach(unreachable, () =>
       fetch(target, { headers: { 'payment-signature': header, 'x-agent-name': this.agentName } })

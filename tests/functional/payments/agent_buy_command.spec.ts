@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { createServer } from 'node:net'
+import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { runAce } from '#tests/support/ace'
 import { usePaidCallStack } from '#tests/support/paid_calls'
@@ -38,6 +39,8 @@ test.group('node ace agent:buy', (group) => {
     assert.equal(run.code, 0, run.output)
     assert.include(run.output, '"price_stx":"0.005"')
     assert.match(run.output, EXPLORER_LINK)
+    const payment = await db.from('payments').where('purpose', 'feed').first()
+    assert.match(payment.payment_identifier, /^pay_[0-9a-f]{32}$/, 'it sends a payment-identifier')
   })
 
   test('when Tollbooth does not answer: one line naming the URL, exit 1, no stack', async ({
