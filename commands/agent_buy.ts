@@ -83,7 +83,7 @@ export default class AgentBuy extends BaseCommand {
         network: { ...chain.network.stacks, client: { baseUrl: chain.apiUrl } },
       })
     )
-    // An id of our own, so a retry of this payment would get the stored answer.
+    // As a careful x402 client: a retry of this payment with the same id gets the stored answer.
     const identifier = required.extensions?.['payment-identifier']
       ? {
           'payment-identifier': {

@@ -26,9 +26,15 @@ const paymentsConfig = defineConfig({
   confirmation: { firstPollMs: 500, pollIntervalMs: 2_000, lookupBatchMs: 10 },
   /**
    * payments:reconcile: rows idle graceSeconds are finished; unknown to the chain releaseAfterSeconds
-   * after the claim → a claim never handed over is released, a broadcast one waits on its payer's nonce.
+   * after the claim → a claim never handed over is released, a broadcast one is marked dropped and
+   * waits on its payer's nonce, looked at again every droppedRecheckSeconds.
    */
-  reconcile: { graceSeconds: 30, releaseAfterSeconds: 600, batchSize: 500 },
+  reconcile: {
+    graceSeconds: 30,
+    releaseAfterSeconds: 600,
+    droppedRecheckSeconds: 300,
+    batchSize: 500,
+  },
   /** How long a payer's balance and nonce are reused between payments, for how many payers. */
   payerAccounts: { ttlMs: 3_000, maxEntries: 10_000 },
   /** Highest network fee a payment may carry, in µSTX. */

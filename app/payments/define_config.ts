@@ -17,7 +17,7 @@ export interface PaymentsConfigValues {
   settlementBudgetMs: number
   broadcast: BroadcastRetryOptions
   confirmation: ConfirmationWatcherOptions
-  /** payments:reconcile: rows idle this long are finished; never seen on chain this long → released. */
+  /** payments:reconcile: see ReconcileOptions. */
   reconcile: ReconcileOptions
   /** How long a payer's balance and nonce are reused between payments, for how many payers. */
   payerAccounts: { ttlMs: number; maxEntries: number }

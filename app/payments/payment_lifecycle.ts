@@ -49,7 +49,7 @@ export type Confirmation = 'confirmed' | 'already_confirmed' | 'not_broadcast'
  *   (none | released) ─claim→ claimed ─handOver→ broadcast ─confirm→ confirmed
  *   claimed | broadcast ─fail→ failed
  *   claimed ─release→ released            (nothing broadcast: it may be presented again)
- *   claimed | broadcast ─releaseUntaken→ released (rate-limited: the node never took it)
+ *   broadcast ─releaseUntaken→ released   (rate-limited: the node never took it)
  *
  * A claim is committed before any network I/O and is exclusive across
  * requests, processes, instances and purposes (the paywall and the
@@ -192,12 +192,11 @@ export class PaymentLifecycle {
   }
 
   /**
-   * claimed | broadcast → released: the node never took the transaction
-   * (rate-limited every attempt); nothing charged, the transfer may be
-   * presented again.
+   * broadcast → released: the node never took the transaction (rate-limited
+   * every attempt); nothing charged, the transfer may be presented again.
    */
   async releaseUntaken(txid: string, reason: string) {
-    await this.#move(txid, IN_FLIGHT_STATUSES, 'released', reason)
+    await this.#move(txid, ['broadcast'], 'released', reason)
   }
 
   /**

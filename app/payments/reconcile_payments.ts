@@ -8,6 +8,11 @@ export interface ReconcileOptions {
   graceSeconds: number
   /** A row unknown to the chain this long after it was claimed is no longer waiting on the node. */
   releaseAfterSeconds: number
+  /**
+   * A payment marked dropped (it may never settle: only its buyer spending
+   * the nonce ends it) is looked at again this long after; graceSeconds when unset.
+   */
+  droppedRecheckSeconds?: number
   batchSize: number
 }
 
@@ -38,7 +43,9 @@ export class ReconcilePayments {
     const leased = await this.db.rawQuery(
       `WITH due AS (
          SELECT txid FROM payments
-         WHERE status IN ('claimed', 'broadcast') AND updated_at < clock_timestamp() - make_interval(secs => ?)
+         WHERE status IN ('claimed', 'broadcast')
+           AND updated_at < clock_timestamp()
+                            - make_interval(secs => CASE WHEN dropped_at IS NULL THEN ?::double precision ELSE ?::double precision END)
          ORDER BY updated_at
          LIMIT ?
          FOR UPDATE SKIP LOCKED
@@ -47,7 +54,11 @@ export class ReconcilePayments {
        FROM due WHERE p.txid = due.txid
        RETURNING p.txid, p.status, p.payer, p.nonce,
                  extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
-      [options.graceSeconds, options.batchSize]
+      [
+        options.graceSeconds,
+        options.droppedRecheckSeconds ?? options.graceSeconds,
+        options.batchSize,
+      ]
     )
     const rows = leased.rows as LeasedPayment[]
     const summary: Record<ReconcileOutcome, number> = {

@@ -104,7 +104,8 @@ export class WithdrawalDispatcher {
             return 'failed'
           }
         }
-        const why = claim.previousAttempts === 0 ? 'another sender took over' : 'sent before'
+        const why =
+          claim.previousAttempts === 0 ? 'no longer this sender’s to settle' : 'sent before'
         await this.lifecycle.noteAttempt(id, claim, `${reason}; ${why}: left to the chain`)
         return 'unknown'
       }

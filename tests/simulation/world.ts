@@ -156,7 +156,6 @@ export class World {
     return tracked
   }
 
-  /** Holds blocks back until the step ends (transactions wait in the mempool). */
   /** Whether the devnet has the transaction: pending, mined, or replaced by fee. */
   async chainKnows(txid: string): Promise<boolean> {
     const response = await fetch(`${this.devnet.url}/extended/v1/tx/0x${txid}`)
@@ -164,6 +163,7 @@ export class World {
     return response.status !== 404
   }
 
+  /** Holds blocks back until the step ends (transactions wait in the mempool). */
   delayBlocks() {
     this.blocksFlowing = false
     this.devnet.setBlockTime(null)

@@ -22,7 +22,7 @@ export function useUpstreamSimulator(group: Group, options: { now?: () => number
   group.each.setup(async () => {
     simulator = await new UpstreamSimulator({
       now: options.now ?? (() => 1_795_300_000_000),
-      hangMs: 1_000,
+      hangMs: 10_000,
     }).listen()
     return () => simulator?.close()
   })

@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { Ledger, accounts } from '#ledger/ledger'
+import { PaymentLifecycle } from '#payments/payment_lifecycle'
 import { ReconcilePayments } from '#payments/reconcile_payments'
 import { broadcast, transfer } from '#tests/support/devnet'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
@@ -230,23 +231,37 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(stats.body().total_queries_served, 1)
   })
 
-  test('the reconcile job releases a claim never handed to the node that the chain never saw', async ({
-    assert,
-  }) => {
+  const STALE = 'ab'.repeat(32)
+
+  /** A payment row of an hour ago, its request long gone, unknown to the chain. */
+  async function stalePayment(row: {
+    status: 'claimed' | 'broadcast'
+    droppedSecondsAgo?: number
+  }) {
     const db = await app.container.make('lucid.db')
     const feed = await db.from('feeds').where('slug', 'whale-alerts').first()
+    const idle = new Date(Date.now() - (row.droppedSecondsAgo ?? 3_600) * 1_000)
     await db.table('payments').insert({
-      txid: 'ab'.repeat(32),
+      txid: STALE,
       feed_id: feed.id,
       resource: 'GET /feeds/whale-alerts',
       payer: 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5',
       amount_microstx: 5000,
+      nonce: 0,
       network: 'stacks:2147483648',
       raw_tx: Buffer.from([1]),
-      status: 'claimed',
+      status: row.status,
       claimed_at: new Date(Date.now() - 3_600_000),
-      updated_at: new Date(Date.now() - 3_600_000),
+      updated_at: idle,
+      dropped_at: row.droppedSecondsAgo === undefined ? null : idle,
     })
+    return () => db.from('payments').where('txid', STALE).first()
+  }
+
+  test('the reconcile job releases a claim never handed to the node that the chain never saw', async ({
+    assert,
+  }) => {
+    const current = await stalePayment({ status: 'claimed' })
     const reconcile = await app.container.make(ReconcilePayments)
 
     const summary = await reconcile.run({
@@ -256,9 +271,53 @@ test.group('Payments still settling when the request ends', (group) => {
     })
 
     assert.deepInclude(summary, { released: 1 })
-    const row = await db.from('payments').where('txid', 'ab'.repeat(32)).first()
+    const row = await current()
     assert.equal(row.status, 'released')
     assert.equal(row.failure_reason, 'never_broadcast')
+  })
+
+  test('a claim its request hands over while the reconcile job looks at it is not released', async ({
+    assert,
+  }) => {
+    const current = await stalePayment({ status: 'claimed' })
+    // The request, slow but alive, hands the claim over between the job's lease and its release.
+    class HandedOverMeanwhile extends PaymentLifecycle {
+      async release(txid: string, reason: string) {
+        await this.handOver(txid, null)
+        return super.release(txid, reason)
+      }
+    }
+    app.container.swap(PaymentLifecycle, () => app.container.make(HandedOverMeanwhile))
+    try {
+      const reconcile = await app.container.make(ReconcilePayments)
+      const summary = await reconcile.run({
+        graceSeconds: 30,
+        releaseAfterSeconds: 600,
+        batchSize: 10,
+      })
+
+      assert.deepInclude(summary, { released: 0, pending: 1 })
+      const row = await current()
+      assert.equal(row.status, 'broadcast')
+    } finally {
+      app.container.restore(PaymentLifecycle)
+    }
+  })
+
+  test('a dropped payment is looked at again only every droppedRecheckSeconds', async ({
+    assert,
+  }) => {
+    const current = await stalePayment({ status: 'broadcast', droppedSecondsAgo: 60 })
+    const reconcile = await app.container.make(ReconcilePayments)
+    const options = { graceSeconds: 30, releaseAfterSeconds: 600, batchSize: 10 }
+
+    const notYet = await reconcile.run({ ...options, droppedRecheckSeconds: 300 })
+    const due = await reconcile.run({ ...options, droppedRecheckSeconds: 30 })
+
+    assert.deepEqual(notYet, { confirmed: 0, failed: 0, released: 0, pending: 0 })
+    assert.deepEqual(due, { confirmed: 0, failed: 0, released: 0, pending: 1 })
+    const row = await current()
+    assert.equal(row.status, 'broadcast')
   })
 
   test('the reconcile job never credits a claim it did not hand to the node, though the chain has it', async ({

@@ -371,7 +371,7 @@ test.group('Withdrawals against a faulty node', (group) => {
     stack.devnet.faults.clear()
   })
 
-  test('a sender whose claim was taken over (its lease ran out) can no longer fail, re-sign or mark the withdrawal', async ({
+  test('a sender whose claim was taken over (its lease ran out) can no longer fail or re-sign the withdrawal', async ({
     client,
     assert,
   }) => {
