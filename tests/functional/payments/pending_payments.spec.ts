@@ -119,51 +119,39 @@ test.group('Payments still settling when the request ends', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)
   })
 
-  test('a payment the node no longer knows fails once the buyer used its nonce for another transfer', async ({
-    client,
-    assert,
-  }) => {
-    stack.devnet.faults.transactionFaultNext('report_unknown', 1)
-    const { tx, response } = await payPending(client)
-    const replacement = await transfer({ amount: 1n, fee: 10_000n })
-    await broadcast(stack.devnet, replacement)
-    await stack.devnet.mine()
-    const reconcile = await app.container.make(ReconcilePayments)
+  const nonceUsedElsewhere = [
+    { title: 'a dropped payment', fault: () => {} },
+    {
+      title: 'a payment the node no longer knows',
+      fault: () => stack.devnet.faults.transactionFaultNext('report_unknown', 1),
+    },
+  ]
+  for (const { title, fault } of nonceUsedElsewhere) {
+    test(`${title} fails once the buyer used its nonce for another transfer`, async ({
+      client,
+      assert,
+    }) => {
+      fault()
+      const { tx, response } = await payPending(client)
+      const replacement = await transfer({ amount: 1n, fee: 10_000n })
+      await broadcast(stack.devnet, replacement)
+      const reconcile = await app.container.make(ReconcilePayments)
+      const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
 
-    const summary = await reconcile.run({ graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 })
+      const replaced = await reconcile.run(options)
+      await stack.devnet.mine()
+      const nonceUsed = await reconcile.run(options)
 
-    response.assertStatus(202)
-    assert.deepInclude(summary, { failed: 1, released: 0 })
-    const db = await app.container.make('lucid.db')
-    const row = await db.from('payments').where('txid', tx.txid()).first()
-    assert.equal(row.status, 'failed')
-    const ledger = await app.container.make(Ledger)
-    assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
-  })
-
-  test('a dropped payment fails once the buyer used its nonce for another transfer', async ({
-    client,
-    assert,
-  }) => {
-    const { tx, response } = await payPending(client)
-    const replacement = await transfer({ amount: 1n, fee: 10_000n })
-    await broadcast(stack.devnet, replacement)
-    const reconcile = await app.container.make(ReconcilePayments)
-    const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
-
-    const replaced = await reconcile.run(options)
-    await stack.devnet.mine()
-    const nonceUsed = await reconcile.run(options)
-
-    response.assertStatus(202)
-    assert.deepInclude(replaced, { pending: 1, failed: 0 })
-    assert.deepInclude(nonceUsed, { failed: 1 })
-    const db = await app.container.make('lucid.db')
-    const row = await db.from('payments').where('txid', tx.txid()).first()
-    assert.equal(row.status, 'failed')
-    const ledger = await app.container.make(Ledger)
-    assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
-  })
+      response.assertStatus(202)
+      assert.deepInclude(replaced, { pending: 1, failed: 0 })
+      assert.deepInclude(nonceUsed, { failed: 1, released: 0 })
+      const db = await app.container.make('lucid.db')
+      const row = await db.from('payments').where('txid', tx.txid()).first()
+      assert.equal(row.status, 'failed')
+      const ledger = await app.container.make(Ledger)
+      assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
+    })
+  }
 
   test('a buyer whose payment the node dropped can pay again at that nonce; the one mined wins', async ({
     client,
