@@ -4,10 +4,14 @@
 |--------------------------------------------------------------------------
 */
 import edge from 'edge.js'
+import { feedPaths } from '#web/feed_paths'
 import { siteContext } from '#web/site'
 
 /** The network, explorer, public URL and poll cadences, read per render (tests change them). */
 edge.global('site', siteContext)
+
+/** A feed's API path and marketplace page, from its name. */
+edge.global('feedPaths', feedPaths)
 
 /** JSON for an island's `data-props` attribute (Edge escapes it for the attribute). */
 edge.global('toJson', (value: unknown) => JSON.stringify(value))

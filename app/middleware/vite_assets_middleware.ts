@@ -5,11 +5,18 @@ import ViteMiddleware from '@adonisjs/vite/vite_middleware'
 
 /**
  * What Vite's dev server serves: its client and internals (`/@…`), the page
- * sources (resources/, and the one app/ module the pages share,
- * app/ledger/money.ts) and the pre-bundled dependencies. No route of the API
- * or the pages starts with these.
+ * sources (resources/, and the app/ modules the pages share: money and feed
+ * paths) and the pre-bundled dependencies. No route of the API or the pages
+ * starts with these.
  */
-const VITE_PATHS = ['/@', '/resources/', '/app/ledger/money.ts', '/node_modules/', '/__vite']
+const VITE_PATHS = [
+  '/@',
+  '/resources/',
+  '/app/ledger/money.ts',
+  '/app/web/feed_paths.ts',
+  '/node_modules/',
+  '/__vite',
+]
 
 /**
  * Hands only Vite's own paths to its dev server (development and tests;

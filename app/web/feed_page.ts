@@ -8,7 +8,7 @@ import { shapeOf } from '#web/response_shape'
 import { buySnippets } from '#web/buy_snippets'
 import { siteContext } from '#web/site'
 
-export const RECENT_PURCHASES = 10
+const RECENT_PURCHASES = 10
 
 /**
  * Everything a feed's page shows: the catalog entry, its newest paid calls,
@@ -34,6 +34,7 @@ export class FeedPage {
     return {
       feed,
       recent: activity,
+      recentLimit: RECENT_PURCHASES,
       snippets: buySnippets(siteContext(), feed.endpoint, feed.priceStx),
       example:
         data === undefined

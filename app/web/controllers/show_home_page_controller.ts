@@ -4,6 +4,9 @@ import { PublicStats } from '#stats/public_stats'
 import { MarketCatalog } from '#web/market_catalog'
 import { categoriesOf } from '#web/categories'
 
+/** Paid calls the home page's live activity shows. */
+const RECENT_CALLS = 8
+
 /** GET /: the marketplace, every live feed with its price, freshness and stats. */
 @inject()
 export default class ShowHomePageController {
@@ -16,7 +19,7 @@ export default class ShowHomePageController {
     const [feeds, stats, activity] = await Promise.all([
       this.catalog.list(),
       this.stats.stats(),
-      this.stats.activity(8),
+      this.stats.activity(RECENT_CALLS),
     ])
     return view.render('pages/market/home', {
       feeds,
@@ -28,6 +31,7 @@ export default class ShowHomePageController {
         revenueStx: activity.total_revenue_stx,
       },
       activity,
+      activityLimit: RECENT_CALLS,
     })
   }
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import { ApiError, api } from '../lib/api'
+import { feedPaths } from '../../../app/web/feed_paths'
+import { api } from '../lib/api'
 import { relative, when } from '../lib/format'
 import { draftOf, type FeedDraft, FeedFields, SOURCE_TYPES, sourceBody } from './feed_fields'
 import { useProvider } from './provider_context'
@@ -11,33 +12,22 @@ import { type Verdict, VerdictNotice } from './verdicts'
 /**
  * One feed: its settings, price and state, its source (with the mirror's
  * health, the source test, the upload and the push secret), and deletion.
- * Reads GET …/feeds/:slug; a server without that route still has the feed in
- * the provider's view.
+ * Starts from the feed in the provider's view; a save shows the feed its
+ * answer carries, an upload reads GET …/feeds/:slug (its answer is the snapshot).
  */
 export function FeedScreen({ slug }: { slug: string }) {
-  const { provider, reload } = useProvider()
+  const { provider } = useProvider()
   const listed = provider.feeds.find((feed) => feed.slug === slug) ?? null
   const [feed, setFeed] = useState<Feed | null>(listed)
-  const [loadError, setLoadError] = useState<unknown>(null)
   const path = `/providers/id/${provider.id}/feeds/${encodeURIComponent(slug)}`
 
   const refresh = useCallback(async () => {
-    try {
-      const { feed: fresh } = await api<{ feed: Feed }>(path)
-      setFeed(fresh)
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === 'route_not_found')) throw error
-      await reload()
-    }
-  }, [path, reload])
-
-  useEffect(() => {
-    refresh().catch(setLoadError)
-  }, [refresh])
+    const { feed: fresh } = await api<{ feed: Feed }>(path)
+    setFeed(fresh)
+  }, [path])
   useEffect(() => setFeed((current) => listed ?? current), [listed])
 
   if (!feed) {
-    if (loadError) return <Problem error={loadError} />
     return (
       <Notice kind="bad">
         <p>
@@ -62,7 +52,7 @@ export function FeedScreen({ slug }: { slug: string }) {
             · <code>{feed.url}</code>
           </p>
         </div>
-        <a class="btn" href={`/market/feeds/p/${provider.handle}/${feed.slug}`}>
+        <a class="btn" href={feedPaths(`${provider.handle}/${feed.slug}`).page}>
           Public page ↗
         </a>
       </div>
@@ -70,9 +60,9 @@ export function FeedScreen({ slug }: { slug: string }) {
         <HealthCard health={feed.source_health ?? null} path={path} testable={polled} />
       )}
       {feed.source?.type === 'manual_upload' && <UploadCard path={path} onUploaded={refresh} />}
-      <StateCard feed={feed} path={path} onSaved={refresh} />
-      <SettingsCard feed={feed} path={path} onSaved={refresh} />
-      <SourceCard feed={feed} path={path} onSaved={refresh} />
+      <StateCard feed={feed} path={path} onSaved={setFeed} />
+      <SettingsCard feed={feed} path={path} onSaved={setFeed} />
+      <SourceCard feed={feed} path={path} onSaved={setFeed} />
       {feed.source?.type === 'webhook_push' && (
         <PushSecretCard path={path} handle={provider.handle} slug={feed.slug} />
       )}
@@ -84,7 +74,8 @@ export function FeedScreen({ slug }: { slug: string }) {
 interface CardProps {
   feed: Feed
   path: string
-  onSaved: () => Promise<void>
+  /** The feed as the save's answer shows it. */
+  onSaved: (feed: Feed) => void
 }
 
 function SettingsCard({ feed, path, onSaved }: CardProps) {
@@ -92,7 +83,7 @@ function SettingsCard({ feed, path, onSaved }: CardProps) {
   const [draft, setDraft] = useState<FeedDraft>(() => draftOf(feed))
   const [saved, setSaved] = useState(false)
   const save = useAction(async () => {
-    await api(path, {
+    const answer = await api<{ feed: Feed }>(path, {
       method: 'PATCH',
       body: {
         display_name: draft.display_name.trim(),
@@ -101,7 +92,7 @@ function SettingsCard({ feed, path, onSaved }: CardProps) {
       },
     })
     setSaved(true)
-    await onSaved()
+    onSaved(answer.feed)
   })
   return (
     <form
@@ -139,8 +130,11 @@ function SettingsCard({ feed, path, onSaved }: CardProps) {
 function StateCard({ feed, path, onSaved }: CardProps) {
   const active = feed.status === 'active'
   const toggle = useAction(async () => {
-    await api(`${path}/state`, { method: 'PATCH', body: { active: !active } })
-    await onSaved()
+    const answer = await api<{ feed: Feed }>(`${path}/state`, {
+      method: 'PATCH',
+      body: { active: !active },
+    })
+    onSaved(answer.feed)
   })
   return (
     <section class="card" aria-labelledby="state-title">
@@ -167,8 +161,9 @@ function StateCard({ feed, path, onSaved }: CardProps) {
   )
 }
 
-/** What a source edit answers besides the feed: the new push secret, the first fetch. */
+/** What a source edit answers: the feed, the new push secret, the first fetch. */
 interface SourceChange {
+  feed: Feed
   push_secret?: string
   first_poll?: FirstPoll
 }
@@ -183,7 +178,7 @@ function SourceCard({ feed, path, onSaved }: CardProps) {
       body: sourceBody(draft, provider.integration_mode),
     })
     setSaved(answer)
-    await onSaved()
+    onSaved(answer.feed)
   })
   const label = SOURCE_TYPES.find((source) => source.type === feed.source?.type)?.label
   return (

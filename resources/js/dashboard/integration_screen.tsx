@@ -114,9 +114,7 @@ function SwitchModeCard({ onSecret }: { onSecret: (secret: string) => void }) {
   const live = provider.feeds
   const [endpoint, setEndpoint] = useState(provider.partner_endpoint ?? '')
   const [drafts, setDrafts] = useState<Record<string, FeedDraft>>(() =>
-    Object.fromEntries(
-      live.map((feed) => [feed.slug, { ...draftOf(feed), source_path: feed.source_path ?? '/' }])
-    )
+    Object.fromEntries(live.map((feed) => [feed.slug, draftOf(feed)]))
   )
   const [switched, setSwitched] = useState(false)
   const change = useAction(async () => {

@@ -103,9 +103,3 @@ export interface Withdrawal {
   failure_reason: string | null
   created_at: string
 }
-
-/** A one-time secret the API hands out (`tbs_…` Partner Bridge, `tbp_…` webhook push). */
-export interface OneTimeSecret {
-  kind: 'partner_bridge' | 'push'
-  value: string
-}

@@ -1,4 +1,4 @@
-import { formatStx } from '../lib/money'
+import { stx } from '../lib/money'
 import type { DayFigures } from './types'
 
 const WIDTH = 640
@@ -76,7 +76,7 @@ export function WeekChart({ days }: { days: DayFigures[] }) {
       </svg>
       <figcaption class="legend">
         <span>Queries (peak {peakQueries} a day)</span>
-        <span class="rev">Revenue (peak {formatStx(BigInt(peakRevenue))} STX a day)</span>
+        <span class="rev">Revenue (peak {stx(peakRevenue)} a day)</span>
       </figcaption>
       <details style="margin-top:8px">
         <summary class="small muted">The numbers</summary>
@@ -101,7 +101,7 @@ export function WeekChart({ days }: { days: DayFigures[] }) {
                 <tr key={day.day}>
                   <td>{day.day}</td>
                   <td class="num">{day.queries}</td>
-                  <td class="num">{formatStx(BigInt(day.revenue_microstx))} STX</td>
+                  <td class="num">{stx(day.revenue_microstx)}</td>
                   <td class="num">{day.unique_buyers}</td>
                 </tr>
               ))}

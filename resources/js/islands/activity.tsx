@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api } from '../lib/api'
 import { explorerTx, site } from '../lib/site'
+import { feedPaths } from '../../../app/web/feed_paths'
 
 interface Call {
   id: number
@@ -26,10 +27,6 @@ interface Props {
   feed?: string
   /** Show response time and transaction. */
   detailed?: boolean
-}
-
-function feedPage(feed: string) {
-  return feed.includes('/') ? `/market/feeds/p/${feed}` : `/market/feeds/${feed}`
 }
 
 /**
@@ -77,7 +74,7 @@ export default function ActivityFeed({ initial, limit, feed, detailed }: Props) 
             <div>
               <div class="who">{call.agent_name}</div>
               <div class="what">
-                bought <a href={feedPage(call.feed)}>{call.feed}</a> for{' '}
+                bought <a href={feedPaths(call.feed).page}>{call.feed}</a> for{' '}
                 <span class="price">{call.price_stx} STX</span>
                 {detailed && (
                   <>
