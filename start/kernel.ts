@@ -10,12 +10,12 @@ server.errorHandler(() => import('#exceptions/handler'))
 
 /**
  * Run on every request, matched route or not. The pages' bundles: built ones
- * from public/ (static), in development and tests the Vite dev server's.
+ * from public/assets, in development and tests the Vite dev server's.
  */
 server.use([
   () => import('#middleware/request_id_middleware'),
   () => import('#middleware/container_bindings_middleware'),
-  () => import('@adonisjs/static/static_middleware'),
+  () => import('#middleware/built_assets_middleware'),
   () => import('#middleware/vite_assets_middleware'),
 ])
 
