@@ -68,15 +68,9 @@ export class ConfirmWithdrawals {
     executed: bigint | null
   ): Promise<keyof ConfirmSummary> {
     const { id } = withdrawal
-    if (status?.confirmed) {
-      await this.lifecycle.confirm(id, status.blockHeight)
-      return 'confirmed'
-    }
-    if (status?.status.startsWith('abort')) {
-      await this.lifecycle.fail(id, `aborted on chain (${status.status})`, { mined: true })
-      return 'failed'
-    }
-    if (status && !status.failed && !status.dropped) {
+    const mined = await this.#settleMined(id, status)
+    if (mined) return mined
+    if (status && !status.dropped) {
       if (withdrawal.status === 'pending') {
         await this.lifecycle.markBroadcast(id, withdrawal.txid!, 'the node has it in its mempool')
       }
@@ -87,15 +81,9 @@ export class ConfirmWithdrawals {
     // before money is restored: a restore of a mined withdrawal would pay it twice.
     if (executed !== null && withdrawal.nonce! <= executed) {
       const again = await this.stacks.getTransaction(withdrawal.txid!)
-      if (again?.confirmed) {
-        await this.lifecycle.confirm(id, again.blockHeight)
-        return 'confirmed'
-      }
-      if (again?.status.startsWith('abort')) {
-        await this.lifecycle.fail(id, `aborted on chain (${again.status})`, { mined: true })
-        return 'failed'
-      }
-      if (again && !again.failed && !again.dropped) return 'pending'
+      const minedSince = await this.#settleMined(id, again)
+      if (minedSince) return minedSince
+      if (again && !again.dropped) return 'pending'
       await this.lifecycle.fail(id, 'its nonce was used by another transaction', {
         mined: false,
         nonceUsed: true,
@@ -119,6 +107,19 @@ export class ConfirmWithdrawals {
     const sent = await this.dispatcher.send(withdrawal)
     if (sent === 'busy') return 'pending'
     return sent === 'failed' ? 'failed' : 'rebroadcast'
+  }
+
+  /** Mined: confirmed → confirmed; aborted → failed, its fee paid. Null while not mined. */
+  async #settleMined(id: string, status: TransactionStatus | null | undefined) {
+    if (status?.confirmed) {
+      await this.lifecycle.confirm(id, status.blockHeight)
+      return 'confirmed' as const
+    }
+    if (status?.failed) {
+      await this.lifecycle.fail(id, `aborted on chain (${status.status})`, { mined: true })
+      return 'failed' as const
+    }
+    return null
   }
 
   /**

@@ -13,7 +13,8 @@ import {
 } from '#tests/simulation/invariants'
 import { SeededRandom } from '#tests/simulation/seeded_random'
 import { RECONCILE_OPTIONS, type Run, STEPS } from '#tests/simulation/steps'
-import { World, resetDatabase } from '#tests/simulation/world'
+import { emptyMarketplace } from '#tests/support/database'
+import { World } from '#tests/simulation/world'
 
 const BUYERS = 4
 const PARTNERS = 2
@@ -67,7 +68,7 @@ export async function simulate(
   options: { seed: number; steps: number }
 ): Promise<SimulationReport> {
   const { seed, steps } = options
-  await resetDatabase()
+  await emptyMarketplace()
   const rng = new SeededRandom(seed)
   const buyers = Array.from({ length: BUYERS }, () => walletFrom(rng))
   const world = await World.create(client, buyers, PARTNERS)

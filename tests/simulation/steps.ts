@@ -177,7 +177,10 @@ function reidentified(header: string, identifier: string | undefined) {
   const decoded = decodeHeader<Record<string, unknown>>(header)
   delete decoded.extensions
   const next = identifier
-    ? { ...decoded, extensions: { 'payment-identifier': { id: identifier } } }
+    ? {
+        ...decoded,
+        extensions: { 'payment-identifier': { info: { required: false, id: identifier } } },
+      }
     : decoded
   return Buffer.from(JSON.stringify(next)).toString('base64')
 }

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http'
 import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { type Devnet, startDevnet } from '@tollbooth/devnet'
 import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
@@ -272,23 +271,4 @@ async function startMirrorSite(): Promise<MirrorSite> {
   })
   mirror.url = `http://127.0.0.1:${mirror.site.port}/prices.json`
   return mirror
-}
-
-/**
- * Empties what a run writes, so every seed starts from the migrated
- * database: built-in feeds and their counters stay, everything of the run's
- * providers, payments, ledger and withdrawals goes.
- */
-export async function resetDatabase() {
-  await db.rawQuery(
-    `TRUNCATE payments, query_log, agent_stats, feed_daily_stats, feed_hourly_stats,
-              feed_daily_buyers, feed_snapshots, feed_source_states, withdrawal_events,
-              withdrawals, platform_nonces, ledger_entries, ledger_transactions`
-  )
-  await db.rawQuery(
-    `DELETE FROM feed_stats WHERE feed_id IN (SELECT id FROM feeds WHERE provider_id IS NOT NULL)`
-  )
-  await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
-  await db.rawQuery(`DELETE FROM providers`)
-  await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
+import { emptyMarketplace } from '#tests/support/database'
 import type { Group } from '@japa/runner/core'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { privateKeyToPublic } from '@stacks/transactions'
@@ -147,18 +147,6 @@ export function useBrowser(group: Group) {
     }
   })
   return { session, setWallet }
-}
-
-/** Deletes what a browser test made: providers and their feeds, payments, payouts, sessions. */
-export async function emptyMarketplace() {
-  await db.rawQuery(
-    `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions,
-       query_log, agent_stats, feed_stats, feed_daily_stats, feed_hourly_stats, feed_daily_buyers,
-       feed_snapshots, feed_source_states, payments`
-  )
-  await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
-  await db.rawQuery(`DELETE FROM providers`)
-  await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
 }
 
 /** The wallet's first choice is remembered, as @stacks/connect does after its picker. */

@@ -1,5 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import { emptyMarketplace } from '#tests/support/database'
 import type { ApiClient } from '@japa/api-client'
 import type { Group } from '@japa/runner/core'
 import { randomPrivateKey } from '@stacks/transactions'
@@ -73,12 +74,7 @@ export function useWithdrawalStack(group: Group, options: { blockTimeMs: number 
       } finally {
         restoreConfig()
         await chain.cleanup()
-        await db.rawQuery(
-          `TRUNCATE withdrawal_events, withdrawals, platform_nonces, ledger_entries, ledger_transactions`
-        )
-        await db.rawQuery(`DELETE FROM feeds WHERE provider_id IS NOT NULL`)
-        await db.rawQuery(`DELETE FROM providers`)
-        await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
+        await emptyMarketplace()
       }
     }
   })

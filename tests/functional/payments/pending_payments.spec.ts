@@ -6,6 +6,9 @@ import { ReconcilePayments } from '#payments/reconcile_payments'
 import { broadcast, transfer } from '#tests/support/devnet'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 
+/** The reconcile job with no grace and no wait: every row is due now. */
+const AT_ONCE = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
+
 test.group('Payments still settling when the request ends', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
 
@@ -69,11 +72,10 @@ test.group('Payments still settling when the request ends', (group) => {
       const { response } = await payPending(client)
       const receipt = response.body().receipt
       const reconcile = await app.container.make(ReconcilePayments)
-      const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
 
-      const whileGone = await reconcile.run(options)
+      const whileGone = await reconcile.run(AT_ONCE)
       await stack.devnet.mine()
-      const mined = await reconcile.run(options)
+      const mined = await reconcile.run(AT_ONCE)
       const collected = await client
         .get(receipt.status_url)
         .header('x-payment-receipt', receipt.token)
@@ -94,11 +96,10 @@ test.group('Payments still settling when the request ends', (group) => {
     stack.devnet.faults.timeoutNext(1, '/v2/transactions')
     const { tx: lost, response } = await payPending(client)
     const reconcile = await app.container.make(ReconcilePayments)
-    const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
 
-    const first = await reconcile.run(options)
+    const first = await reconcile.run(AT_ONCE)
     await stack.devnet.mine()
-    const afterBlock = await reconcile.run(options)
+    const afterBlock = await reconcile.run(AT_ONCE)
     const onChain = await fetch(`${stack.devnet.url}/extended/v1/tx/0x${lost.txid()}`)
     const requirements = await client.get('/feeds/whale-alerts')
     const again = await transfer({ recipient: stack.payTo, amount: 5_000n, fee: 10_000n })
@@ -106,7 +107,7 @@ test.group('Payments still settling when the request ends', (group) => {
       .get('/feeds/whale-alerts')
       .header('payment-signature', paymentHeader(requirements.body(), again.serialize()))
     await stack.devnet.mine()
-    const settled = await reconcile.run(options)
+    const settled = await reconcile.run(AT_ONCE)
 
     response.assertStatus(202)
     assert.deepInclude(first, { pending: 1, released: 0 })
@@ -136,11 +137,10 @@ test.group('Payments still settling when the request ends', (group) => {
       const replacement = await transfer({ amount: 1n, fee: 10_000n })
       await broadcast(stack.devnet, replacement)
       const reconcile = await app.container.make(ReconcilePayments)
-      const options = { graceSeconds: 0, releaseAfterSeconds: 0, batchSize: 10 }
 
-      const replaced = await reconcile.run(options)
+      const replaced = await reconcile.run(AT_ONCE)
       await stack.devnet.mine()
-      const nonceUsed = await reconcile.run(options)
+      const nonceUsed = await reconcile.run(AT_ONCE)
 
       response.assertStatus(202)
       assert.deepInclude(replaced, { pending: 1, failed: 0 })
