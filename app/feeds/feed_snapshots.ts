@@ -90,6 +90,19 @@ export class FeedSnapshots {
     return row ? snapshotOf(row) : null
   }
 
+  /** What a conditional poll needs of the current snapshot, without its document. */
+  async validators(
+    feedId: string
+  ): Promise<{ version: number; etag: string | null; lastModified: string | null } | null> {
+    const row = await this.db
+      .from('feed_snapshots')
+      .where('feed_id', feedId)
+      .orderBy('version', 'desc')
+      .select('version', 'etag', 'last_modified')
+      .first()
+    return row ? { version: row.version, etag: row.etag, lastModified: row.last_modified } : null
+  }
+
   /** The source health of each polled feed among `feedIds` (two queries, whatever the count). */
   async healthOf(feedIds: string[]): Promise<Map<string, SourceHealth>> {
     const health = new Map<string, SourceHealth>()

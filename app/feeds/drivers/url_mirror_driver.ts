@@ -122,7 +122,7 @@ export class UrlMirrorDriver implements FeedSourceDriver {
   /** One scheduled poll: a new document becomes the current snapshot. */
   async poll(feed: Feed): Promise<PollResult> {
     const snapshots = this.options.snapshots
-    const current = await snapshots.current(feed.id)
+    const current = await snapshots.validators(feed.id)
     const answer = await this.download(feed, current ?? undefined)
     if (answer.notModified) {
       if (!current) throw new MirrorFailure('http_status', `${hostOf(feed)} answered HTTP 304`)
