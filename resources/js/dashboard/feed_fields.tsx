@@ -24,6 +24,11 @@ export const EMPTY_FEED: FeedDraft = {
   poll_interval_seconds: '300',
 }
 
+/** Source types we fetch on a schedule (the others send us their documents). */
+export function isPolled(type: string | undefined) {
+  return type === 'codehost_raw' || type === 'objectstore_url'
+}
+
 export const SOURCE_TYPES: Array<{ type: MirrorSourceType; label: string; words: string }> = [
   {
     type: 'codehost_raw',
@@ -70,7 +75,7 @@ export function feedBody(draft: FeedDraft, mode: IntegrationMode) {
 /** Only the mode-specific part (`source_path`, or `source`). */
 export function sourceBody(draft: FeedDraft, mode: IntegrationMode) {
   if (mode === 'partner_bridge') return { source_path: draft.source_path.trim() }
-  const polled = draft.source_type === 'codehost_raw' || draft.source_type === 'objectstore_url'
+  const polled = isPolled(draft.source_type)
   return {
     source: polled
       ? {
@@ -119,7 +124,7 @@ export function FeedFields({
   const set = (patch: Partial<FeedDraft>) => onChange({ ...draft, ...patch })
   const problem = (field: string) => fieldProblem(error, `${prefix}${field}`)
   const id = (field: string) => `${idPrefix}-${field}`
-  const polled = draft.source_type === 'codehost_raw' || draft.source_type === 'objectstore_url'
+  const polled = isPolled(draft.source_type)
 
   return (
     <div>

@@ -2,7 +2,14 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { feedPaths } from '../../../app/web/feed_paths'
 import { api } from '../lib/api'
 import { relative, when } from '../lib/format'
-import { draftOf, type FeedDraft, FeedFields, SOURCE_TYPES, sourceBody } from './feed_fields'
+import {
+  draftOf,
+  type FeedDraft,
+  FeedFields,
+  isPolled,
+  SOURCE_TYPES,
+  sourceBody,
+} from './feed_fields'
 import { useProvider } from './provider_context'
 import type { Feed, SourceHealth } from './types'
 import { ConfirmButton, Notice, Problem, SecretReveal, useAction } from './ui'
@@ -38,7 +45,7 @@ export function FeedScreen({ slug }: { slug: string }) {
     )
   }
   const mirror = provider.integration_mode === 'hosted_mirror'
-  const polled = feed.source?.type === 'codehost_raw' || feed.source?.type === 'objectstore_url'
+  const polled = isPolled(feed.source?.type)
   return (
     <div class="stack">
       <div class="page-head">

@@ -5,7 +5,7 @@ import { stx } from '../lib/money'
 import { site } from '../lib/site'
 import { useProvider } from './provider_context'
 import type { Analytics } from './types'
-import { Notice, Problem, Spinner } from './ui'
+import { Metric, Notice, Problem, Spinner } from './ui'
 import { WeekChart } from './week_chart'
 
 /**
@@ -160,15 +160,6 @@ export function Overview() {
           </div>
         )}
       </section>
-    </div>
-  )
-}
-
-function Metric(props: { label: string; value: string; money?: boolean; testid: string }) {
-  return (
-    <div class={`metric ${props.money ? 'metric-money' : ''}`} data-testid={props.testid}>
-      <div class="label">{props.label}</div>
-      <div class="value">{props.value}</div>
     </div>
   )
 }

@@ -5,7 +5,7 @@ import { MICROSTX_PER_STX, formatStx, parseStx, stx } from '../lib/money'
 import { site } from '../lib/site'
 import { useProvider } from './provider_context'
 import type { Withdrawal } from './types'
-import { Field, Notice, Problem, described, useAction } from './ui'
+import { Field, Metric, Notice, Problem, described, useAction } from './ui'
 import { WalletLink } from './wallet_link'
 import { isSettled, statusInWords } from './withdrawal_words'
 
@@ -62,18 +62,14 @@ export function PayoutsScreen() {
         </div>
       </div>
       <section class="metrics" aria-label="Balances">
-        <div class="metric metric-money" data-testid="pending">
-          <div class="label">Pending revenue (withdrawable)</div>
-          <div class="value">{stx(provider.pending_revenue)}</div>
-        </div>
-        <div class="metric">
-          <div class="label">Lifetime earned</div>
-          <div class="value">{stx(provider.lifetime_earned)}</div>
-        </div>
-        <div class="metric">
-          <div class="label">Total withdrawn</div>
-          <div class="value">{stx(provider.total_withdrawn)}</div>
-        </div>
+        <Metric
+          label="Pending revenue (withdrawable)"
+          value={stx(provider.pending_revenue)}
+          money
+          testid="pending"
+        />
+        <Metric label="Lifetime earned" value={stx(provider.lifetime_earned)} />
+        <Metric label="Total withdrawn" value={stx(provider.total_withdrawn)} />
       </section>
       <WalletLink />
       <WithdrawForm

@@ -230,3 +230,13 @@ export function ConfirmButton(props: {
     </>
   )
 }
+
+/** One figure of a metrics row; `money` gives it the accent. */
+export function Metric(props: { label: string; value: string; money?: boolean; testid?: string }) {
+  return (
+    <div class={props.money ? 'metric metric-money' : 'metric'} data-testid={props.testid}>
+      <div class="label">{props.label}</div>
+      <div class="value">{props.value}</div>
+    </div>
+  )
+}
