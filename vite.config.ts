@@ -1,8 +1,11 @@
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { defineConfig } from 'vite'
 import adonisjs from '@adonisjs/vite/client'
 
 const testing = process.env.NODE_ENV === 'test'
+const root = import.meta.dirname
+const cacheDir = testing ? 'node_modules/.vite-test' : 'node_modules/.vite'
 
 /**
  * The pages' bundles: one entry (resources/js/app.tsx) that mounts the
@@ -39,12 +42,42 @@ export default defineConfig(({ command }) => ({
   // later: a discovery mid-session reloads every open page (and a browser test).
   // Tests keep theirs apart, so a test run and `npm run dev` never rebuild
   // one another's copy.
-  cacheDir: testing ? 'node_modules/.vite-test' : 'node_modules/.vite',
+  cacheDir,
   optimizeDeps: {
     include: ['preact', 'preact/hooks', 'preact/jsx-runtime', '@stacks/connect'],
     noDiscovery: true,
   },
   build: { target: 'es2022' },
+  server: {
+    // The dev server reads only what the pages load: their sources, the two
+    // app modules they share, the pre-bundled dependencies (Vite adds its own
+    // client). By default it reads the whole checkout — the development
+    // database's files under tmp/ included — for any path it is sent.
+    fs: {
+      strict: true,
+      allow: [
+        join(root, 'resources/js'),
+        join(root, 'resources/css'),
+        join(root, 'app/ledger/money.ts'),
+        join(root, 'app/web/feed_paths.ts'),
+        join(root, cacheDir),
+      ],
+      // Vite's own defaults (a list given here replaces them), and the
+      // checkout's data and secrets, should a later allow entry reach them.
+      deny: [
+        '.env',
+        '.env.*',
+        '*.{crt,pem,key,p12,pfx,cer,der}',
+        '.npmrc',
+        '.yarnrc.yml',
+        '**/.git/**',
+        join(root, 'tmp/**'),
+        join(root, 'database/**'),
+        join(root, 'config/**'),
+        join(root, 'start/**'),
+      ],
+    },
+  },
 }))
 
 function freePort(): Promise<number> {

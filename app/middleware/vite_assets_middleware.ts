@@ -19,7 +19,15 @@ const VITE_PATHS = [
 ]
 
 /**
+ * A `.` or `..` segment, written or percent-encoded: `/resources/../tmp/…`
+ * starts with `/resources/` but is not under it. Browsers send paths
+ * normalised, so Vite's own URLs never hold one.
+ */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i
+
+/**
  * Hands only Vite's own paths to its dev server (development and tests;
+ * what Vite itself may read is restricted in vite.config.ts, `server.fs`;
  * in production it has none and this passes everything on). Vite's dev
  * server refuses a request whose Host it does not know with 403, as a guard
  * of its source files: the API and the pages answer any Host, so an agent
@@ -31,7 +39,9 @@ export default class ViteAssetsMiddleware {
 
   handle(ctx: HttpContext, next: NextFn) {
     const path = ctx.request.url()
-    if (!VITE_PATHS.some((prefix) => path.startsWith(prefix))) return next()
+    if (!VITE_PATHS.some((prefix) => path.startsWith(prefix)) || DOT_SEGMENT.test(path)) {
+      return next()
+    }
     return this.vite.handle(ctx, next)
   }
 }
