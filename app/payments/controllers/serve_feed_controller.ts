@@ -4,7 +4,10 @@ import { type FeedRef, ServeFeed } from '#payments/actions/serve_feed'
 import { sendPaidCallResult } from '#payments/paid_call_response'
 import { sanitiseAgentName } from '#stats/agent_name'
 
-/** GET /feeds/:id (built-in) and GET /feeds/p/:handle/:slug (a provider's): the paid call. */
+/**
+ * GET /feeds/:id (built-in) and GET /feeds/p/:handle/:slug (a provider's):
+ * the paid call. The router answers HEAD on these routes too.
+ */
 @inject()
 export default class ServeFeedController {
   constructor(private serveFeed: ServeFeed) {}
@@ -21,7 +24,8 @@ export default class ServeFeedController {
     const result = await this.serveFeed.execute({
       feed,
       query: request.qs(),
-      paymentHeader: request.header('payment-signature'),
+      // A HEAD gets no body, so it never pays: it is quoted like the unpaid GET.
+      paymentHeader: request.method() === 'HEAD' ? undefined : request.header('payment-signature'),
       agentName: sanitiseAgentName(request.header('x-agent-name')),
     })
     return sendPaidCallResult(response, result)
