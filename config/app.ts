@@ -43,5 +43,6 @@ export type RequestLimits = typeof requestLimits
 /**
  * The public base URL of the service ({base_url} in the spec). It names the
  * paid resources in x402 requirements and the Sign-In With Stacks domain.
+ * Required in production (start/env.ts); localhost in development and tests.
  */
 export const publicUrl = env.get('PUBLIC_URL') ?? `http://localhost:${env.get('PORT') ?? 3333}`

@@ -28,7 +28,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
   PORT: Env.schema.number.optional(),
   HOST: Env.schema.string.optional({ format: 'host' }),
-  PUBLIC_URL: optional(url(['http', 'https'])),
+  /** Names the service in payment requirements and sign-in messages (localhost outside production). */
+  PUBLIC_URL: requiredIn(nodeEnv, ['production'], url(['http', 'https'])),
   LOG_LEVEL: Env.schema.enum.optional([
     'fatal',
     'error',
@@ -42,7 +43,8 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   APP_KEY: requiredIn(nodeEnv, everywhere, appKey),
 
-  DATABASE_URL: optional(url(['postgres', 'postgresql'])),
+  /** Unset outside production: an embedded PostgreSQL under tmp/ (config/embedded_postgres.ts). */
+  DATABASE_URL: requiredIn(nodeEnv, ['production'], url(['postgres', 'postgresql'])),
   DB_POOL_MAX: Env.schema.number.optional(),
   EMBEDDED_PG_PORT: Env.schema.number.optional(),
   EMBEDDED_PG_DATA_DIR: Env.schema.string.optional(),

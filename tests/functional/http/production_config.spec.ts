@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
+import { randomPrivateKey } from '@stacks/transactions'
 
 /**
  * Starts bin/server.ts in production mode with the given variables and no
@@ -21,7 +22,6 @@ async function startInProduction(variables: Record<string, string>) {
           NODE_ENV: 'production',
           PORT: '0',
           HOST: '127.0.0.1',
-          DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
           ...variables,
         },
       })
@@ -49,8 +49,34 @@ test.group('Starting in production', () => {
     assert.include(lines[0], 'APP_KEY is required when NODE_ENV=production')
     assert.include(lines[0], 'STACKS_NETWORK is required when NODE_ENV=production')
     assert.include(lines[0], 'PLATFORM_PRIVATE_KEY is required when NODE_ENV=production')
+    assert.include(lines[0], 'DATABASE_URL is required when NODE_ENV=production')
+    assert.include(lines[0], 'PUBLIC_URL is required when NODE_ENV=production')
     assert.notInclude(stderr, '    at ')
   }).timeout(15_000)
+
+  // Without them it would start an embedded PostgreSQL under tmp/ with a fixed password, and name
+  // itself localhost in every payment requirement and sign-in message.
+  test('refuses to start without {$self}, naming it, when everything else is valid')
+    .with(['DATABASE_URL', 'PUBLIC_URL'])
+    .run(async ({ assert }, missing) => {
+      const valid: Record<string, string> = {
+        APP_KEY: 'x'.repeat(40),
+        STACKS_NETWORK: 'testnet',
+        PLATFORM_PRIVATE_KEY: randomPrivateKey(),
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        PUBLIC_URL: 'https://tollbooth.example',
+      }
+      delete valid[missing]
+
+      const { code, stderr } = await startInProduction(valid)
+
+      assert.equal(code, 1)
+      assert.equal(
+        stderr.trim(),
+        `Tollbooth cannot start, invalid configuration: ${missing} is required when NODE_ENV=production`
+      )
+    })
+    .timeout(15_000)
 
   test('refuses a malformed platform key and network without printing the key', async ({
     assert,
