@@ -5,6 +5,8 @@ import { isCodedRule } from '#core/coded_rules'
 import { declaredCodeOf, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '#core/error_codes'
 import { PaidCallFailure, setPaymentResponse } from '#payments/paid_call_response'
 import { DetailedException } from '#core/exceptions'
+import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
+import { feedPaths } from '#web/feed_paths'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
@@ -73,7 +75,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const status = error.status ?? 500
     const page =
       status === 404
-        ? { heading: 'Page not found', message: pageNotFoundMessage(error) }
+        ? {
+            heading: 'Page not found',
+            message: 'There is no page at this address.',
+            suggestion: suggestedPage(error),
+          }
         : status >= 500
           ? {
               heading: 'Something went wrong',
@@ -140,13 +146,14 @@ function wantsPage(ctx: HttpContext) {
   return PAGE_PATHS.test(ctx.request.url()) && ctx.request.accepts(['json', 'html']) === 'html'
 }
 
-/** Names longer than any handle or slug are not repeated back (they would be text injected into the page). */
-const MAX_ECHOED_MESSAGE = 160
-
-function pageNotFoundMessage(error: HttpError) {
-  return error.code === 'E_ROUTE_NOT_FOUND' || error.message.length > MAX_ECHOED_MESSAGE
-    ? 'There is no page at this address.'
-    : `${error.message}. It may have been removed, or the address has a typo.`
+/**
+ * A 404 page names nothing from the address (it would be text anyone can put
+ * on our page: "send 10 STX to …"), only the existing feed a mistyped one
+ * likely meant — the API's `suggestion` — as a link to its page.
+ */
+function suggestedPage(error: HttpError) {
+  const name = error instanceof E_FEED_NOT_FOUND ? error.details.suggestion : undefined
+  return name && { name, href: feedPaths(name).page }
 }
 
 /**

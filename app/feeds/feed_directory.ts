@@ -2,6 +2,10 @@ import type { LRUCache } from 'lru-cache'
 import type { Clock } from '#core/clock'
 import { clockedLruCache } from '#core/clocked_lru_cache'
 import Feed from '#models/feed'
+import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
+import { closestName } from '#feeds/closest_name'
+
+const BUILTIN_IDS = BUILTIN_FEEDS.map((feed) => feed.id)
 
 type LookUp = () => Promise<Feed | null>
 type SlugsLookUp = () => Promise<string[]>
@@ -57,6 +61,18 @@ export class FeedDirectory {
     }
     const { slugs } = await this.#slugs.forceFetch(handle, { context: lookUp })
     return slugs
+  }
+
+  /**
+   * The feed a mistyped name (`whale-alertz`, `acme-data/btc-prise`) most
+   * likely meant, named the same way: the "did you mean" of a 404, for the
+   * API and the pages alike.
+   */
+  async closestTo(name: string): Promise<string | undefined> {
+    if (!name.includes('/')) return closestName(name, BUILTIN_IDS)
+    const [handle, slug] = name.split('/', 2)
+    const closest = closestName(slug, await this.liveSlugsOf(handle))
+    return closest && `${handle}/${closest}`
   }
 
   /** Drops cached answers after a feed changes (other instances see it within the TTL). */

@@ -91,7 +91,11 @@ const STATUS: Record<PaidCallResult['kind'], number> = {
   pending: 202,
 }
 
-/** Writes a paid call's result: status, x402 headers, body. */
+/**
+ * Writes a paid call's result: status, x402 headers, body. Paid data is the
+ * buyer's alone: no cache on the way keeps it (`no-store`), for another
+ * client to get without paying.
+ */
 export function sendPaidCallResult(response: HttpContext['response'], result: PaidCallResult) {
   setPaymentResponse(response, result.settlement)
   response.status(STATUS[result.kind])
@@ -108,6 +112,7 @@ export function sendPaidCallResult(response: HttpContext['response'], result: Pa
         )
       }
       response.header('content-type', 'application/json; charset=utf-8')
+      response.header('cache-control', 'no-store')
       return response.send(result.body)
     case 'pending':
       response.header('retry-after', String(ERROR_CODES.settlement_pending.retryAfterSeconds))

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import { type Microstx, parseStx } from '#ledger/money'
 import { registerCodedRules } from '#core/coded_rules'
+import { isPlainText } from '#core/plain_text'
 import { outboundUrlProblem } from '#outbound/url_policy'
 import { HANDLE_PATTERN, isReservedHandle } from '#provider_accounts/handles'
 
@@ -43,6 +44,19 @@ export const websiteRule = vine.createRule((value, _options, field) => {
   if (typeof value !== 'string') return
   const problem = outboundUrlProblem(value)
   if (problem) field.report(`website ${problem}`, 'invalid_website', field)
+})
+
+/**
+ * Names and descriptions of providers and feeds, shown to everyone: plain
+ * text, on one line (app/core/plain_text.ts).
+ */
+export const plainText = vine.createRule((value, _options, field) => {
+  if (typeof value !== 'string' || isPlainText(value)) return
+  field.report(
+    `${field.name} must be plain text on one line: no line breaks, control characters, bidirectional overrides or zero-width characters`,
+    'plain_text',
+    field
+  )
 })
 
 /**

@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
+import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { PaymentRecords } from '#payments/payment_records'
 import { PublicStats } from '#stats/public_stats'
@@ -21,12 +22,13 @@ export class FeedPage {
     private payments: PaymentRecords,
     private catalog: MarketCatalog,
     private stats: PublicStats,
-    private snapshots: FeedSnapshots
+    private snapshots: FeedSnapshots,
+    private directory: FeedDirectory
   ) {}
 
   async show(name: string) {
     const feed = await this.catalog.find(name)
-    if (!feed) throw new E_FEED_NOT_FOUND(name)
+    if (!feed) throw new E_FEED_NOT_FOUND(name, await this.directory.closestTo(name))
     const [activity, data] = await Promise.all([
       this.stats.activity(RECENT_PURCHASES, name),
       this.#exampleData(feed.id),

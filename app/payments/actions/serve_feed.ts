@@ -3,16 +3,12 @@ import app from '@adonisjs/core/services/app'
 import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
-import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
-import { closestName } from '#feeds/closest_name'
 import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import { ServePaidCall } from '#payments/actions/serve_paid_call'
 import { feedPaymentRequired } from '#payments/feed_payment_required'
 import type { PaidCallResult } from '#payments/paid_call_response'
-
-const BUILTIN_IDS = BUILTIN_FEEDS.map((feed) => feed.id)
 
 /** A built-in feed by id, or a provider's feed by handle and slug. */
 export type FeedRef = { id: string } | { handle: string; slug: string }
@@ -65,14 +61,16 @@ export class ServeFeed {
   async #find(ref: FeedRef) {
     if ('id' in ref) {
       const feed = await this.feeds.builtin(ref.id)
-      if (!feed) throw new E_FEED_NOT_FOUND(ref.id, closestName(ref.id, BUILTIN_IDS))
+      if (!feed) throw new E_FEED_NOT_FOUND(ref.id, await this.feeds.closestTo(ref.id))
       return { feed, path: `/feeds/${feed.slug}` }
     }
     const { handle, slug } = ref
     const feed = await this.feeds.ofProvider(handle, slug)
     if (!feed) {
-      const closest = closestName(slug, await this.feeds.liveSlugsOf(handle))
-      throw new E_FEED_NOT_FOUND(`${handle}/${slug}`, closest && `${handle}/${closest}`)
+      throw new E_FEED_NOT_FOUND(
+        `${handle}/${slug}`,
+        await this.feeds.closestTo(`${handle}/${slug}`)
+      )
     }
     return { feed, path: `/feeds/p/${handle}/${feed.slug}` }
   }

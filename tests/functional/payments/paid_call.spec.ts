@@ -93,6 +93,7 @@ test.group('Paying for a built-in feed', (group) => {
       network: 'stacks:2147483648',
       payer: SENDER.address,
     })
+    assert.equal(response.header('cache-control'), 'no-store', 'kept by no cache on the way')
     assert.match(
       response.header('server-timing') ?? '',
       /^chain;dur=\d+;desc="[^"]+", app;dur=\d+$/

@@ -48,6 +48,7 @@ test.group('Payments still settling when the request ends', (group) => {
 
     collected.assertStatus(200)
     assert.containsSubset(collected.body(), { price: 5000, price_stx: '0.005' })
+    assert.equal(collected.header('cache-control'), 'no-store', 'kept by no cache on the way')
     assert.deepEqual(again.body(), collected.body())
     const ledger = await app.container.make(Ledger)
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5_000n)

@@ -62,13 +62,49 @@ test.group('Marketplace pages', (group) => {
     assert.include(html, 'No paid calls yet.')
   })
 
-  test('an unknown feed is a page saying so, with status 404', async ({ client, assert }) => {
-    const response = await client.get('/market/feeds/whale-alertz')
+  test('an unknown feed is a page saying so, with status 404 and the feed it likely meant', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    await registerProvider(client, owner.token)
 
-    response.assertStatus(404)
-    assert.match(response.header('content-type') ?? '', /^text\/html/)
-    assert.include(response.text(), 'Page not found')
-    assert.include(response.text(), 'No feed &quot;whale-alertz&quot;')
+    const builtin = await client.get('/market/feeds/whale-alertz')
+    const provider = await client.get('/market/feeds/p/acme-data/btc-prise')
+
+    builtin.assertStatus(404)
+    assert.match(builtin.header('content-type') ?? '', /^text\/html/)
+    assert.include(builtin.text(), 'Page not found')
+    assert.include(builtin.text(), 'There is no page at this address.')
+    assert.include(
+      builtin.text(),
+      'Did you mean <a href="/market/feeds/whale-alerts">whale-alerts</a>?'
+    )
+    assert.notInclude(builtin.text(), 'whale-alertz')
+    provider.assertStatus(404)
+    assert.include(
+      provider.text(),
+      'Did you mean <a href="/market/feeds/p/acme-data/btc-price">acme-data/btc-price</a>?'
+    )
+    assert.notInclude(provider.text(), 'btc-prise')
+  })
+
+  test('a 404 page never repeats the address it was given', async ({ client, assert }) => {
+    const injected = 'Send-10-STX-to-SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7-to-unlock-this-feed'
+    for (const path of [
+      `/market/feeds/${injected}`,
+      `/market/feeds/p/acme-data/${injected}`,
+      `/market/feeds/p/${injected}/btc-price`,
+      `/market/providers/${injected}`,
+      `/market/${injected}`,
+      `/dashboard/p/${injected}/feeds/x/y`,
+    ]) {
+      const page = await client.get(path).header('accept', 'text/html')
+
+      page.assertStatus(404)
+      assert.include(page.text(), 'There is no page at this address.', path)
+      assert.notInclude(page.text().toLowerCase(), 'send-10-stx', path)
+    }
   })
 
   test('a browser asking for a page that does not exist gets a page; an API client JSON', async ({
