@@ -141,7 +141,7 @@ export function presentPayment(world: World, payment: SignedPayment): Promise<Ap
 
 /**
  * Links `wallet` as the seller's withdrawal wallet through the API: the new
- * wallet signs its challenge; replacing a linked one, the owner signs too.
+ * wallet signs its challenge, and the owner too unless it is the owner wallet.
  */
 export async function linkWallet(world: World, seller: Seller, wallet: Wallet) {
   const base = `/providers/id/${seller.providerId}`
