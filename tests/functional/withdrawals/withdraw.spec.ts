@@ -15,7 +15,7 @@ import {
 } from '#tests/support/withdrawals'
 import { newOwner } from '#tests/support/providers'
 import { useManualClock } from '#tests/support/clock'
-import { signMessage, walletOf } from '#tests/support/sign_in'
+import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 
 const STX = 1_000_000n
 
@@ -257,18 +257,20 @@ test.group('Withdrawing pending revenue', (group) => {
     try {
       const third = newWallet()
       const linked = await linkWallet(client, owner, providerId, third)
-      const withdraw = () =>
-        client.post(`/providers/id/${providerId}/withdraw`).bearerToken(owner.token).json({
+      const withdraw = (token: string) =>
+        client.post(`/providers/id/${providerId}/withdraw`).bearerToken(token).json({
           amount_microstx: 1_000_000,
           destination_address: third.address,
           idempotency_key: randomUUID(),
         })
 
-      const held = await withdraw()
+      const held = await withdraw(owner.token)
       clock.advance(24 * 60 * 60_000 - 1)
-      const stillHeld = await withdraw()
+      // A day later the owner signs in again: a session lasts 12 hours.
+      const { token } = await signIn(client, owner.key)
+      const stillHeld = await withdraw(token)
       clock.advance(1)
-      const allowed = await withdraw()
+      const allowed = await withdraw(token)
 
       const heldUntil = new Date(clock.now()).toISOString()
       assert.equal(linked.withdrawal_wallet_held_until, heldUntil)
