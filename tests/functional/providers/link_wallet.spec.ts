@@ -197,7 +197,11 @@ test.group('Linking a withdrawal wallet', (group) => {
     await link(client, owner, newWallet())
 
     const issued = await challengesFor(client, owner, owner.walletAddress)
-    const linked = await postLink(client, owner, walletAnswer(owner.walletAddress, owner.key, issued))
+    const linked = await postLink(
+      client,
+      owner,
+      walletAnswer(owner.walletAddress, owner.key, issued)
+    )
 
     assert.isNull(issued.owner_challenge)
     linked.assertStatus(200)
@@ -361,10 +365,8 @@ test.group('Linking a withdrawal wallet', (group) => {
     const signInChallenge = await client
       .post('/auth/nonce')
       .json({ wallet_address: wallet.address })
-    const approved = ownerAnswer(
-      owner.key,
-      (await challengesFor(client, owner, wallet.address)).owner_challenge!
-    )
+    const own = await challengesFor(client, owner, wallet.address)
+    const approved = ownerAnswer(owner.key, own.owner_challenge!)
     const withSignInNonce = await postLink(client, owner, {
       ...walletAnswer(wallet.address, wallet.key, signInChallenge.body()),
       ...approved,
@@ -376,7 +378,7 @@ test.group('Linking a withdrawal wallet', (group) => {
     })
     // Nor does the owner's approval given for the other provider.
     const withOtherProviderApproval = await postLink(client, owner, {
-      ...walletAnswer(wallet.address, wallet.key, await challengesFor(client, owner, wallet.address)),
+      ...walletAnswer(wallet.address, wallet.key, own),
       ...ownerAnswer(owner.key, forTheOtherProvider.owner_challenge!),
     })
 
