@@ -5,6 +5,7 @@ import { isCodedRule } from '#core/coded_rules'
 import { declaredCodeOf, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '#core/error_codes'
 import { PaidCallFailure, setPaymentResponse } from '#payments/paid_call_response'
 import { DetailedException } from '#core/exceptions'
+import { setPageHeaders } from '#web/page_headers'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
@@ -81,6 +82,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
             }
           : { heading: 'That did not work', message: error.message }
     ctx.response.status(status).header('content-type', 'text/html; charset=utf-8')
+    setPageHeaders(ctx.response)
     ctx.response.send(await ctx.view.render('pages/errors/status', { status, ...page }))
   }
 
