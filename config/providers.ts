@@ -14,8 +14,9 @@ const providersConfig = defineConfig({
     cacheMaxEntries: 1_000,
   },
   /**
-   * Withdrawals wait this long after the withdrawal wallet is changed, so the
-   * owner can notice a change they did not make (ARCHITECTURE §11).
+   * Withdrawals to a newly linked wallet other than the owner wallet wait
+   * this long, a first link as a change, so the owner can notice a link it
+   * did not mean before money leaves (docs/api.md, "Withdrawal wallet").
    */
   withdrawalWalletHoldMs: 24 * 60 * 60_000,
 })

@@ -18,7 +18,7 @@ const TOKEN_ID = /^[1-9]\d{0,17}$/
  * time), a bearer whose identifier is not a row id is refused before it
  * reaches the bigint column, and revoking a token needs its secret, not just
  * its id. It can also revoke all of a user's sessions but the current one
- * (a change of a provider's withdrawal wallet does).
+ * (linking a provider's withdrawal wallet does).
  */
 export class SessionTokensProvider<Model extends LucidModel> extends DbAccessTokensProvider<Model> {
   constructor(tokenableModel: Model) {

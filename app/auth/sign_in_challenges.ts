@@ -19,9 +19,9 @@ import { isSignedBy } from '#auth/wallet_signature'
 
 /**
  * What a signed challenge proves: a sign-in; (providers) control of a new
- * withdrawal wallet; the owner wallet's consent to changing a linked one.
+ * withdrawal wallet; the owner wallet's approval of that wallet.
  */
-export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'change_wallet'
+export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'approve_wallet'
 
 export interface IssuedChallenge {
   nonce: string

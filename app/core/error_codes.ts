@@ -148,7 +148,7 @@ export const ERROR_CODES = {
     status: 403,
     in: ERROR,
     meaning:
-      "changing an already linked withdrawal wallet needs the owner wallet's signature of the `owner_challenge` too (`owner_nonce`, `owner_signature`)",
+      "linking a withdrawal wallet other than the owner wallet — the first one or a change — needs the owner wallet's signature of the `owner_challenge` too (`owner_nonce`, `owner_signature`)",
   },
   provider_not_found: { status: 404, in: ERROR, meaning: 'no such provider' },
   handle_taken: { status: 409, in: ERROR, meaning: 'another provider has this handle' },
@@ -305,7 +305,7 @@ export const ERROR_CODES = {
     status: 409,
     in: ERROR,
     meaning:
-      'the withdrawal wallet was changed less than 24 h ago (configurable): withdrawals to it wait',
+      'the withdrawal wallet, not the owner wallet, was linked less than 24 h ago (configurable): withdrawals to it wait until the time the message gives (`withdrawal_wallet_held_until` of the provider)',
   },
 
   // Payments

@@ -7,6 +7,7 @@ import { PaidCallFailure, setPaymentResponse } from '#payments/paid_call_respons
 import { DetailedException } from '#core/exceptions'
 import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
 import { feedPaths } from '#web/feed_paths'
+import { setPageHeaders } from '#web/page_headers'
 
 type ValidationMessage = { field: string; message: string; rule: string }
 
@@ -87,6 +88,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
             }
           : { heading: 'That did not work', message: error.message }
     ctx.response.status(status).header('content-type', 'text/html; charset=utf-8')
+    setPageHeaders(ctx.response)
     ctx.response.send(await ctx.view.render('pages/errors/status', { status, ...page }))
   }
 

@@ -11,7 +11,7 @@ export interface ManifestConfig {
 
 export interface ProvidersConfigValues {
   manifest: ManifestConfig
-  /** How long withdrawals wait after the withdrawal wallet is changed (not after a first link). */
+  /** How long withdrawals wait after a wallet other than the owner wallet is linked (first link or change). */
   withdrawalWalletHoldMs: number
 }
 

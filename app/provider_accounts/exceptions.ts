@@ -10,10 +10,10 @@ export const E_NOT_OWNER = defineError(
   'Only the wallet that registered this provider can manage it'
 )
 
-/** A change of the linked withdrawal wallet sent without the owner wallet's signature. */
+/** A link of a wallet other than the owner wallet sent without the owner wallet's signature. */
 export const E_OWNER_SIGNATURE_REQUIRED = defineError(
   'owner_signature_required',
-  "Changing the linked withdrawal wallet also needs the owner wallet's signature of owner_challenge (owner_nonce, owner_signature)"
+  "Linking a withdrawal wallet other than the owner wallet also needs the owner wallet's signature of owner_challenge (owner_nonce, owner_signature)"
 )
 
 export const E_HANDLE_TAKEN = defineError<[handle: string]>(

@@ -102,7 +102,7 @@ export const switchModeValidator = vine.create({
 
 export const linkWalletNonceValidator = vine.create({ wallet_address: stacksWalletAddress() })
 
-/** The new wallet's signed challenge; for a change also the owner wallet's (owner_*). */
+/** The new wallet's signed challenge and, unless it is the owner wallet, the owner wallet's (owner_*). */
 export const linkWalletValidator = vine.create({
   wallet_address: stacksWalletAddress(),
   nonce: challengeNonce(),

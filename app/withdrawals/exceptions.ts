@@ -32,7 +32,7 @@ export const E_DESTINATION_NOT_LINKED_WALLET = defineError(
 
 export const E_WITHDRAWAL_WALLET_ON_HOLD = defineError<[until: string]>(
   'withdrawal_wallet_on_hold',
-  'The withdrawal wallet was changed recently: withdrawals to it are held until %s'
+  'The withdrawal wallet was linked recently: withdrawals to it are held until %s'
 )
 
 export const E_WITHDRAWAL_NOT_FOUND = defineError<[id: string]>(

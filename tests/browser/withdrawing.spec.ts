@@ -17,27 +17,28 @@ test.group('Withdrawing from the payouts page', (group) => {
   const stack = useWithdrawalStack(group, { blockTimeMs: null })
   group.each.setup(() => pollQuickly())
 
-  test('links a wallet, withdraws once on a double click, and follows it to "confirmed"', async ({
+  test('links the owner wallet with its one signature, withdraws once on a double click, and follows it to "confirmed"', async ({
     client,
     assert,
   }) => {
     const { owner, providerId } = await providerWithRevenue(client, 5_000_000n, { linked: false })
-    const payee = randomPrivateKey()
-    const wallet = setWallet([owner.key, payee])
+    const payee = owner.key
+    const wallet = setWallet([owner.key])
     const { page } = session
     await rememberWalletChoice(page)
     await page.goto(session.url(`/dashboard/p/${providerId}/payouts`))
     await signInThroughPage(page, { picker: false })
     await page.getByText('No wallet is linked yet.').waitFor()
 
-    // The person selects the receiving account in the wallet; it signs for itself.
-    wallet.use(1)
+    // The owner wallet signs once: it is both the wallet paid and the owner approving it.
     await page.getByRole('button', { name: 'Link a withdrawal wallet' }).click()
     await page
       .getByTestId('linked-wallet')
       .filter({ hasText: walletOf(payee) })
       .waitFor()
-    wallet.use(0)
+    const signed = wallet.requests.filter((request) => request.method === 'stx_signMessage')
+    assert.lengthOf(signed, 2)
+    assert.include((signed[1].params as { message: string }).message, 'Link ')
 
     await page.getByLabel('Amount').fill('2.5')
     await page.getByRole('button', { name: 'Review withdrawal' }).click()
@@ -73,21 +74,22 @@ test.group('Withdrawing from the payouts page', (group) => {
     assert.include(csv, `confirmed,2500000,2.5,${walletOf(payee)}`)
   })
 
-  test('changing the linked wallet takes the owner wallet too, and the hold is said in words', async ({
+  test("linking another wallet takes the owner wallet's approval too, and the hold is said in words", async ({
     client,
     assert,
   }) => {
-    const { owner, providerId, withdrawalWallet } = await providerWithRevenue(client, 5_000_000n)
+    const { owner, providerId } = await providerWithRevenue(client, 5_000_000n, { linked: false })
     const replacement = randomPrivateKey()
     const wallet = setWallet([owner.key, replacement])
     const { page } = session
     await rememberWalletChoice(page)
     await page.goto(session.url(`/dashboard/p/${providerId}/payouts`))
     await signInThroughPage(page, { picker: false })
-    await page.getByTestId('linked-wallet').filter({ hasText: withdrawalWallet }).waitFor()
+    await page.getByText('No wallet is linked yet.').waitFor()
 
+    // The person selects the receiving account in the wallet; it signs for itself.
     wallet.use(1)
-    await page.getByRole('button', { name: 'Change withdrawal wallet' }).click()
+    await page.getByRole('button', { name: 'Link a withdrawal wallet' }).click()
     await page.getByText('One more signature.').waitFor()
     wallet.use(0)
     await page.getByRole('button', { name: 'Sign with the owner wallet' }).click()
@@ -98,13 +100,13 @@ test.group('Withdrawing from the payouts page', (group) => {
       .waitFor()
     await page.getByText('withdrawals to it are held until').waitFor()
     await page
-      .getByText('Your withdrawal wallet changed recently: you can withdraw to it from')
+      .getByText('Your withdrawal wallet was linked recently: you can withdraw to it from')
       .waitFor()
     assert.equal(await page.getByRole('button', { name: 'Review withdrawal' }).count(), 0)
     const signers = wallet.requests.filter((request) => request.method === 'stx_signMessage')
     assert.include(
       (signers.at(-1)?.params as { message: string }).message,
-      'Change the withdrawal wallet'
+      `Approve ${walletOf(replacement)} as the withdrawal wallet`
     )
   })
 })

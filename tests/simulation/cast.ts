@@ -5,6 +5,7 @@ import { paymentHeader } from '#tests/support/paid_calls'
 import type { PartnerServer } from '#tests/support/partner_server'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, signMessage } from '#tests/support/sign_in'
+import { signInConfig } from '#config/sign_in'
 import type { PaymentRequired } from '#payments/x402'
 import type { SeededRandom } from '#tests/simulation/seeded_random'
 import type { Wallet, World } from '#tests/simulation/world'
@@ -18,12 +19,16 @@ export const BUILTIN_FEEDS = [
 export interface Seller {
   handle: string
   providerId: string
-  owner: Wallet & { token: string }
+  /** The owner wallet and its session, signed in again from `renewAt` on (`signedIn`). */
+  owner: Wallet & { token: string; renewAt: number }
   feedPath: string
   price: bigint
   /** The partner's API (Partner Bridge), or null: the feed mirrors the world's site. */
   partner: PartnerServer | null
-  /** Wallets it may link for withdrawals, in the order it links them. */
+  /**
+   * Wallets it may link for withdrawals, in the order it links them: the
+   * owner wallet (paid at once) and another one (held after each link).
+   */
   wallets: Wallet[]
   linked: Wallet | null
 }
@@ -51,6 +56,7 @@ export async function registerSellers(world: World, rng: SeededRandom): Promise<
     const handle = `seller-${index + 1}`
     const price = rng.bigint(300_001n, 2_499_999n)
     const ownerKey = rng.privateKey()
+    const signedInAt = world.clock.now()
     const session = await world.drive(signIn(world.client, ownerKey))
     const feed = { slug: 'prices', display_name: 'Prices', price_stx: stx(price) }
     const registered = await world.drive(
@@ -74,15 +80,34 @@ export async function registerSellers(world: World, rng: SeededRandom): Promise<
     sellers.push({
       handle,
       providerId: registered.provider.id,
-      owner: { key: ownerKey, address: session.walletAddress, token: session.token },
+      owner: {
+        key: ownerKey,
+        address: session.walletAddress,
+        token: session.token,
+        renewAt: renewalOf(signedInAt),
+      },
       feedPath: `/feeds/p/${handle}/prices`,
       price,
       partner,
-      wallets: [walletFrom(rng), walletFrom(rng)],
+      wallets: [{ key: ownerKey, address: session.walletAddress }, walletFrom(rng)],
       linked: null,
     })
   }
   return sellers
+}
+
+/** An hour before a session signed in at `at` ends: no step of the run lasts that long. */
+function renewalOf(at: number) {
+  return at + signInConfig.sessionTtlMs - 60 * 60_000
+}
+
+/** The seller, its owner signed in again once its session nears its end, as a person would. */
+export async function signedIn(world: World, seller: Seller) {
+  if (world.clock.now() < seller.owner.renewAt) return seller
+  const signedInAt = world.clock.now()
+  const session = await world.drive(signIn(world.client, seller.owner.key))
+  Object.assign(seller.owner, { token: session.token, renewAt: renewalOf(signedInAt) })
+  return seller
 }
 
 /** The buyer's next nonce as an x402 client learns it: the node's possible_next_nonce. */
@@ -141,7 +166,7 @@ export function presentPayment(world: World, payment: SignedPayment): Promise<Ap
 
 /**
  * Links `wallet` as the seller's withdrawal wallet through the API: the new
- * wallet signs its challenge; replacing a linked one, the owner signs too.
+ * wallet signs its challenge, and the owner too unless it is the owner wallet.
  */
 export async function linkWallet(world: World, seller: Seller, wallet: Wallet) {
   const base = `/providers/id/${seller.providerId}`

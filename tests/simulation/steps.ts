@@ -16,6 +16,7 @@ import {
   outcomeOf,
   presentPayment,
   requestWithdrawal,
+  signedIn,
   signPayment,
 } from '#tests/simulation/cast'
 import {
@@ -291,7 +292,7 @@ const facilitatorSettle: Step = async (run) => {
 }
 
 const link: Step = async (run) => {
-  const seller = run.rng.pick(run.sellers)
+  const seller = await signedIn(run.world, run.rng.pick(run.sellers))
   const wallet = seller.linked === seller.wallets[0] ? seller.wallets[1] : seller.wallets[0]
   const change = seller.linked !== null
   const response = await linkWallet(run.world, seller, wallet)
@@ -319,7 +320,7 @@ function destinationOf(run: Run, seller: Seller) {
 
 const withdraw: Step = async (run) => {
   const { rng, world } = run
-  const seller = rng.pick(run.sellers)
+  const seller = await signedIn(world, rng.pick(run.sellers))
   const amount = await withdrawalAmount(run, seller)
   const destination = destinationOf(run, seller)
   const key = rng.uuid()
@@ -335,7 +336,7 @@ function withdrawalOutcome(response: ApiResponse) {
 
 const doubleClick: Step = async (run) => {
   const { rng, world } = run
-  const seller = rng.pick(run.sellers)
+  const seller = await signedIn(world, rng.pick(run.sellers))
   const amount = await withdrawalAmount(run, seller)
   const body = { amount, destination: destinationOf(run, seller), key: rng.uuid() }
   const responses = await world.drive(
@@ -348,7 +349,7 @@ const doubleClick: Step = async (run) => {
 
 const concurrentKeys: Step = async (run) => {
   const { rng, world } = run
-  const seller = rng.pick(run.sellers)
+  const seller = await signedIn(world, rng.pick(run.sellers))
   const amount = await withdrawalAmount(run, seller)
   const destination = destinationOf(run, seller)
   const responses = await world.drive(

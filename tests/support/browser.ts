@@ -106,7 +106,8 @@ export interface BrowserSession {
  * directory, a page at desktop size, and a test wallet holding `keys` (the
  * first account selected). Afterwards the browser closes and every provider,
  * payment, withdrawal and session the test made is deleted (the pages talk
- * to the app over real HTTP, so no test transaction can wrap them).
+ * to the app over real HTTP, so no test transaction can wrap them); a
+ * Content-Security-Policy refusal the pages logged fails the test.
  */
 export function useBrowser(group: Group) {
   const session = {} as BrowserSession
@@ -128,6 +129,11 @@ export function useBrowser(group: Group) {
       viewport: DESKTOP,
     })
     context.setDefaultTimeout(15_000)
+    // The pages' Content-Security-Policy must refuse nothing the pages themselves load.
+    const refusedByPolicy: string[] = []
+    context.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text())
+    })
     if (process.env.BROWSER_LOG === '1') {
       context.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`))
       context.on('weberror', (error) => console.log(`[page error] ${error.error().message}`))
@@ -144,6 +150,9 @@ export function useBrowser(group: Group) {
       await context.close()
       rmSync(profile, { recursive: true, force: true })
       await emptyMarketplace()
+      if (refusedByPolicy.length > 0) {
+        throw new Error(`the page's CSP refused: ${refusedByPolicy.join('\n')}`)
+      }
     }
   })
   return { session, setWallet }

@@ -1,22 +1,19 @@
 import { inject } from '@adonisjs/core'
 import { type IssuedChallenge, SignInChallenges } from '#auth/sign_in_challenges'
 import { ownedProvider } from '#provider_accounts/provider_access'
-import {
-  changeWalletStatement,
-  linkWalletStatement,
-} from '#provider_accounts/withdrawal_wallet_statements'
+import { type LinkChallenge, linkChallenges } from '#provider_accounts/withdrawal_wallet_consent'
 
 export interface LinkWalletChallenges {
   /** For the wallet being linked. */
   wallet: IssuedChallenge
-  /** For the owner wallet, when the request would replace an already linked wallet. */
+  /** For the owner wallet, unless it is the wallet being linked. */
   owner: IssuedChallenge | null
 }
 
 /**
- * POST /providers/id/:id/link-wallet/nonce: the challenge the new withdrawal
- * wallet signs and, when it would replace a linked wallet, the one the owner
- * wallet signs to consent to the change.
+ * POST /providers/id/:id/link-wallet/nonce: the challenges a link of that
+ * address needs signed (`linkChallenges`): the new wallet's and, unless the
+ * new wallet is the owner wallet, the owner wallet's approval.
  */
 @inject()
 export class IssueLinkWalletChallenges {
@@ -27,20 +24,12 @@ export class IssueLinkWalletChallenges {
     wallet: string,
     address: string
   ): Promise<LinkWalletChallenges> {
-    const provider = await ownedProvider(providerId, wallet)
-    const linked = provider.linkedWithdrawalWallet
+    const needed = linkChallenges(await ownedProvider(providerId, wallet), address)
+    const issue = (challenge: LinkChallenge) =>
+      this.challenges.issue(challenge.walletAddress, challenge)
     return {
-      wallet: await this.challenges.issue(address, {
-        purpose: 'link_wallet',
-        statement: linkWalletStatement(provider.handle, address),
-      }),
-      owner:
-        linked === null || linked === address
-          ? null
-          : await this.challenges.issue(provider.ownerWallet, {
-              purpose: 'change_wallet',
-              statement: changeWalletStatement(provider.handle, address),
-            }),
+      wallet: await issue(needed.wallet),
+      owner: needed.owner ? await issue(needed.owner) : null,
     }
   }
 }

@@ -12,7 +12,7 @@ function challengeView(challenge: IssuedChallenge) {
   }
 }
 
-/** POST /providers/id/:id/link-wallet/nonce: what the new wallet (and, for a change, the owner) signs. */
+/** POST /providers/id/:id/link-wallet/nonce: what the new wallet and (unless it is the owner wallet) the owner wallet sign. */
 @inject()
 export default class LinkWalletNonceController {
   constructor(private issueChallenges: IssueLinkWalletChallenges) {}

@@ -32,7 +32,7 @@ export interface WithdrawalRequest {
  * rules and ARCHITECTURE §5: with the provider row locked, the idempotency
  * key first (a retry or a double click gets the original withdrawal, never a
  * second transfer), then linked wallet, minimum, maximum, pending revenue,
- * destination, wallet-change hold; then the conditional debit and the row in
+ * destination, new-wallet hold; then the conditional debit and the row in
  * one transaction. After the commit the platform wallet's pipeline signs and
  * broadcasts it (or queues it behind the chaining limit).
  */
@@ -70,7 +70,7 @@ export class RequestWithdrawal {
       if (request.destination !== linked) throw new E_DESTINATION_NOT_LINKED_WALLET()
       const heldUntil = provider.withdrawalWalletHeldUntil
       if (heldUntil && heldUntil.toMillis() > this.clock.now()) {
-        throw new E_WITHDRAWAL_WALLET_ON_HOLD([heldUntil.toISO()!])
+        throw new E_WITHDRAWAL_WALLET_ON_HOLD([heldUntil.toUTC().toISO()!])
       }
 
       const withdrawal = await this.lifecycle.request(trx, {

@@ -142,7 +142,7 @@ function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) =
         <h2 id="withdraw-title">Withdraw</h2>
         <p class="muted">
           {wallet
-            ? `Your withdrawal wallet changed recently: you can withdraw to it from ${when(heldUntil)}.`
+            ? `Your withdrawal wallet was linked recently: you can withdraw to it from ${when(heldUntil)}.`
             : 'Link a withdrawal wallet first: it is the only place payouts can go.'}
         </p>
       </section>

@@ -20,9 +20,10 @@ interface Pending {
 
 /**
  * Linking the withdrawal wallet: the wallet to be paid signs its challenge
- * (POST …/link-wallet/nonce, then …/link-wallet). Replacing a linked wallet
- * also takes the owner wallet's signature: the person switches back to the
- * owner account in their wallet for that second signature.
+ * (POST …/link-wallet/nonce, then …/link-wallet). Unless it is the owner
+ * wallet, the owner wallet approves it too — the first link as a change:
+ * the person switches back to the owner account in their wallet for that
+ * second signature. The server decides which: it sends `owner_challenge`.
  */
 export function WalletLink() {
   const { provider, reload } = useProvider()
@@ -81,27 +82,28 @@ export function WalletLink() {
         </p>
       ) : (
         <p class="muted">
-          No wallet is linked yet. Link the wallet that should receive your earnings: it can be the
-          one you signed in with or another one you control.
+          No wallet is linked yet. Link the wallet that should receive your earnings: the one you
+          signed in with is paid at once; another one you control also needs the approval of the one
+          you signed in with, and is paid only after a waiting time.
         </p>
       )}
       {provider.withdrawal_wallet_held_until &&
         Date.parse(provider.withdrawal_wallet_held_until) > Date.now() && (
           <Notice kind="warn">
             <p>
-              This wallet was changed recently: withdrawals to it are held until{' '}
-              {when(provider.withdrawal_wallet_held_until)}, so that you can react if the change was
+              This wallet was linked recently: withdrawals to it are held until{' '}
+              {when(provider.withdrawal_wallet_held_until)}, so that you can react if the link was
               not yours.
             </p>
           </Notice>
         )}
-      {linked && <Notice kind="ok">Linked {shortAddress(linked)}: payouts go there now.</Notice>}
+      {linked && <Notice kind="ok">Linked {shortAddress(linked)}: payouts go there.</Notice>}
       {pending ? (
         <div>
           <Notice kind="warn">
             <p>
               <strong>One more signature.</strong> {shortAddress(pending.address)} signed. Because
-              it replaces the wallet linked now, your owner wallet must agree: switch your wallet to
+              it is not your owner wallet, your owner wallet must approve it: switch your wallet to
               the owner account <code>{shortAddress(provider.owner_wallet)}</code>, then sign.
             </p>
           </Notice>

@@ -16,7 +16,7 @@ import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 
 const MINUTE = 60_000
-const DAY = 24 * 60 * MINUTE
+const HOUR = 60 * MINUTE
 
 async function issue(client: ApiClient, walletAddress: string) {
   const response = await client.post('/auth/nonce').json({ wallet_address: walletAddress })
@@ -106,7 +106,7 @@ test.group('Sign-In With Stacks', (group) => {
     verified.assertStatus(200)
     const { token, expires_at: expiresAt, user } = verified.body()
     assert.match(token, /^oat_/)
-    assert.equal(expiresAt, new Date(clock.now() + 7 * DAY).toISOString())
+    assert.equal(expiresAt, new Date(clock.now() + 12 * HOUR).toISOString())
     assert.deepEqual(user, { wallet_address: walletAddress })
     const stored = await db.from('auth_access_tokens').select('hash')
     assert.lengthOf(stored, 1)
@@ -147,10 +147,10 @@ test.group('Sign-In With Stacks', (group) => {
     verified.assertStatus(200)
   })
 
-  test('a session expires after 7 days', async ({ client }) => {
+  test('a session expires after 12 hours', async ({ client }) => {
     const { token } = await signIn(client, randomPrivateKey())
 
-    clock.advance(7 * DAY - 1_000)
+    clock.advance(12 * HOUR - 1_000)
     const lastSecond = await client.get('/auth/me').bearerToken(token)
     lastSecond.assertStatus(200)
     clock.advance(1_000)

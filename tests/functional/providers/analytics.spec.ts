@@ -113,7 +113,7 @@ test.group('Provider analytics', (group) => {
     return response
   }
 
-  /** The owner's analytics as read at `when` (signed in then: sessions last 7 days). */
+  /** The owner's analytics as read at `when` (signed in then, so the session is current). */
   async function analyticsAt(client: ApiClient, when: number) {
     clock.set(when)
     const { token } = await signIn(client, owner.key)

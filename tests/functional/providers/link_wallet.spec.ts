@@ -73,7 +73,7 @@ function ownerAnswer(key: string, challenge: Challenge) {
   return { owner_nonce: challenge.nonce, owner_signature: signMessage(challenge.message, key) }
 }
 
-/** Links `wallet` the way a client does: ask, sign what was issued (both, for a change), send. */
+/** Links `wallet` the way a client does: ask, sign what was issued (the owner too, unless it is the owner wallet), send. */
 async function link(client: ApiClient, owner: Owner, wallet: { key: string; address: string }) {
   const issued = await challengesFor(client, owner, wallet.address)
   const response = await postLink(client, owner, {
@@ -81,7 +81,10 @@ async function link(client: ApiClient, owner: Owner, wallet: { key: string; addr
     ...(issued.owner_challenge ? ownerAnswer(owner.key, issued.owner_challenge) : {}),
   })
   response.assertStatus(200)
-  return response.body() as { linked_withdrawal_wallet: string; withdrawal_wallet_held_until: null }
+  return response.body() as {
+    linked_withdrawal_wallet: string
+    withdrawal_wallet_held_until: string | null
+  }
 }
 
 async function providerView(client: ApiClient, owner: Owner) {
@@ -127,7 +130,7 @@ test.group('Linking a withdrawal wallet', (group) => {
     }
   })
 
-  test("a first link needs the new wallet's signature only and holds nothing", async ({
+  test("a first link of another wallet needs the owner wallet's approval naming it, and holds withdrawals", async ({
     client,
     assert,
   }) => {
@@ -136,29 +139,46 @@ test.group('Linking a withdrawal wallet', (group) => {
     const wallet = newWallet()
 
     const issued = await challengesFor(client, owner, wallet.address)
+    const approval = issued.owner_challenge!
+    const walletSigned = walletAnswer(wallet.address, wallet.key, issued)
 
-    assert.isNull(issued.owner_challenge)
     assert.equal(issued.expires_at, new Date(clock.now() + 5 * MINUTE).toISOString())
     assert.include(
       issued.message,
       `\n${wallet.address}\n\nLink ${wallet.address} as the withdrawal wallet of Tollbooth provider acme-data.\n`
     )
+    assert.include(
+      approval.message,
+      `\n${owner.walletAddress}\n\nApprove ${wallet.address} as the withdrawal wallet of Tollbooth provider acme-data.\n`
+    )
+    // The session alone (the new wallet being anyone's) links nothing.
+    assertRefused(await postLink(client, owner, walletSigned), 403, 'owner_signature_required')
+    assert.isNull(await linkedWallet(client, owner))
+
     const linked = await postLink(client, owner, {
-      ...walletAnswer(wallet.address, wallet.key, issued),
+      ...walletSigned,
       public_key: privateKeyToPublic(wallet.key),
+      ...ownerAnswer(owner.key, approval),
     })
 
+    const heldUntil = new Date(clock.now() + HOLD_MS).toISOString()
     linked.assertStatus(200)
     linked.assertBody({
       linked_withdrawal_wallet: wallet.address,
-      withdrawal_wallet_held_until: null,
+      withdrawal_wallet_held_until: heldUntil,
     })
     assert.containsSubset(await providerView(client, owner), {
       owner_wallet: owner.walletAddress,
       linked_withdrawal_wallet: wallet.address,
-      withdrawal_wallet_held_until: null,
+      withdrawal_wallet_held_until: heldUntil,
     })
-    assert.isTrue(await sessionWorks(client, otherSession.token))
+    // The owner's key was present: a session it did not make loses its access.
+    assertRefused(
+      await client.get('/auth/me').bearerToken(otherSession.token),
+      401,
+      'unauthenticated'
+    )
+    assert.isTrue(await sessionWorks(client, owner.token))
 
     // The linked wallet gets no say over the provider: the owner stays the owner.
     const linkedWalletSession = await signIn(client, wallet.key)
@@ -168,13 +188,36 @@ test.group('Linking a withdrawal wallet', (group) => {
     assertRefused(asLinkedWallet, 403, 'not_owner')
   })
 
-  test("changing the linked wallet needs the owner wallet's signature naming the new address", async ({
+  test('linking the owner wallet takes its one signature and holds nothing', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await registeredOwner(client)
+    // Held: another wallet was linked first. Its hold ends with it.
+    await link(client, owner, newWallet())
+
+    const issued = await challengesFor(client, owner, owner.walletAddress)
+    const linked = await postLink(
+      client,
+      owner,
+      walletAnswer(owner.walletAddress, owner.key, issued)
+    )
+
+    assert.isNull(issued.owner_challenge)
+    linked.assertStatus(200)
+    linked.assertBody({
+      linked_withdrawal_wallet: owner.walletAddress,
+      withdrawal_wallet_held_until: null,
+    })
+  })
+
+  test("changing the linked wallet needs the owner wallet's approval naming the new address", async ({
     client,
     assert,
   }) => {
     const owner = await registeredOwner(client)
     const first = newWallet()
-    await link(client, owner, first)
+    const linkedFirst = await link(client, owner, first)
     const otherSession = await signIn(client, owner.key)
     const next = newWallet()
 
@@ -184,7 +227,7 @@ test.group('Linking a withdrawal wallet', (group) => {
 
     assert.include(
       consent.message,
-      `\n${owner.walletAddress}\n\nChange the withdrawal wallet of Tollbooth provider acme-data to ${next.address}.\n`
+      `\n${owner.walletAddress}\n\nApprove ${next.address} as the withdrawal wallet of Tollbooth provider acme-data.\n`
     )
     assertRefused(await postLink(client, owner, walletSigned), 403, 'owner_signature_required')
     assertRefused(
@@ -216,10 +259,7 @@ test.group('Linking a withdrawal wallet', (group) => {
       'challenge_not_found'
     )
 
-    assert.containsSubset(await providerView(client, owner), {
-      linked_withdrawal_wallet: first.address,
-      withdrawal_wallet_held_until: null,
-    })
+    assert.containsSubset(await providerView(client, owner), linkedFirst)
     assert.isTrue(await sessionWorks(client, otherSession.token))
 
     // The same signed pair goes through once the owner has signed (the key as a hint is fine).
@@ -272,12 +312,9 @@ test.group('Linking a withdrawal wallet', (group) => {
     const laterSession = await signIn(client, owner.key)
     clock.advance(60 * MINUTE)
 
-    const issued = await challengesFor(client, owner, next.address)
-    const again = await postLink(client, owner, walletAnswer(next.address, next.key, issued))
+    const again = await link(client, owner, next)
 
-    assert.isNull(issued.owner_challenge)
-    again.assertStatus(200)
-    again.assertBody(changed)
+    assert.deepEqual(again, changed)
     assert.isTrue(await sessionWorks(client, laterSession.token))
   })
 
@@ -285,7 +322,10 @@ test.group('Linking a withdrawal wallet', (group) => {
     const owner = await registeredOwner(client)
     const wallet = newWallet()
     const issued = await challengesFor(client, owner, wallet.address)
-    const body = walletAnswer(wallet.address, wallet.key, issued)
+    const body = {
+      ...walletAnswer(wallet.address, wallet.key, issued),
+      ...ownerAnswer(owner.key, issued.owner_challenge!),
+    }
 
     const first = await postLink(client, owner, body)
     const replayed = await postLink(client, owner, body)
@@ -299,11 +339,16 @@ test.group('Linking a withdrawal wallet', (group) => {
     const wallet = newWallet()
     const issued = await challengesFor(client, owner, wallet.address)
     const mallory = randomPrivateKey()
+    const approved = ownerAnswer(owner.key, issued.owner_challenge!)
 
-    const forged = await postLink(client, owner, walletAnswer(wallet.address, mallory, issued))
+    const forged = await postLink(client, owner, {
+      ...walletAnswer(wallet.address, mallory, issued),
+      ...approved,
+    })
     const hinted = await postLink(client, owner, {
       ...walletAnswer(wallet.address, wallet.key, issued),
       public_key: privateKeyToPublic(mallory),
+      ...approved,
     })
 
     assertRefused(forged, 401, 'signature_invalid')
@@ -320,20 +365,26 @@ test.group('Linking a withdrawal wallet', (group) => {
     const signInChallenge = await client
       .post('/auth/nonce')
       .json({ wallet_address: wallet.address })
-    const withSignInNonce = await postLink(
-      client,
-      owner,
-      walletAnswer(wallet.address, wallet.key, signInChallenge.body())
-    )
+    const own = await challengesFor(client, owner, wallet.address)
+    const approved = ownerAnswer(owner.key, own.owner_challenge!)
+    const withSignInNonce = await postLink(client, owner, {
+      ...walletAnswer(wallet.address, wallet.key, signInChallenge.body()),
+      ...approved,
+    })
     const forTheOtherProvider = await challengesFor(client, ownerSecondProvider, wallet.address)
-    const withOtherProviderNonce = await postLink(
-      client,
-      owner,
-      walletAnswer(wallet.address, wallet.key, forTheOtherProvider)
-    )
+    const withOtherProviderNonce = await postLink(client, owner, {
+      ...walletAnswer(wallet.address, wallet.key, forTheOtherProvider),
+      ...approved,
+    })
+    // Nor does the owner's approval given for the other provider.
+    const withOtherProviderApproval = await postLink(client, owner, {
+      ...walletAnswer(wallet.address, wallet.key, own),
+      ...ownerAnswer(owner.key, forTheOtherProvider.owner_challenge!),
+    })
 
     assertRefused(withSignInNonce, 401, 'challenge_not_found')
     assertRefused(withOtherProviderNonce, 401, 'challenge_not_found')
+    assertRefused(withOtherProviderApproval, 401, 'challenge_not_found')
     assert.isNull(await linkedWallet(client, owner))
   })
 

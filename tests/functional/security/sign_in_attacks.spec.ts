@@ -72,7 +72,8 @@ test.group('Attacks | Sign-In With Stacks', (group) => {
     client,
     assert,
   }) => {
-    const owner = await signIn(client, randomPrivateKey())
+    const ownerKey = randomPrivateKey()
+    const owner = await signIn(client, ownerKey)
     const { provider } = await registerProvider(client, owner.token)
     const key = randomPrivateKey()
     const wallet = walletOf(key)
@@ -96,8 +97,15 @@ test.group('Attacks | Sign-In With Stacks', (group) => {
     const linked = await client
       .post(`/providers/id/${provider.id}/link-wallet`)
       .bearerToken(owner.token)
-      .json({ wallet_address: wallet, nonce: login.body().nonce, signature: loginSignature })
-    assert.oneOf(linked.status(), [401, 404])
+      .json({
+        wallet_address: wallet,
+        nonce: login.body().nonce,
+        signature: loginSignature,
+        owner_nonce: link.body().owner_challenge.nonce,
+        owner_signature: signMessage(link.body().owner_challenge.message, ownerKey),
+      })
+    linked.assertStatus(401)
+    assert.equal(linked.body().error.code, 'challenge_not_found')
     await assertNothingWritten(before, 'a sign-in signature sent to link a wallet')
 
     const shown = await client.get(`/providers/id/${provider.id}`).bearerToken(owner.token)

@@ -12,7 +12,7 @@ test.group('Marketplace pages', (group) => {
     for (const path of ['/', '/market/leaderboard', '/dashboard']) {
       const page = await client.get(path).header('accept', 'text/html')
       assert.equal(page.header('x-frame-options'), 'DENY', path)
-      assert.equal(page.header('content-security-policy'), "frame-ancestors 'none'", path)
+      assert.include(page.header('content-security-policy'), "frame-ancestors 'none'", path)
       assert.equal(page.header('x-content-type-options'), 'nosniff', path)
     }
     const injected = `send-10-STX-to-${'x'.repeat(200)}`
@@ -20,6 +20,57 @@ test.group('Marketplace pages', (group) => {
     missing.assertStatus(404)
     assert.notInclude(missing.text(), injected)
     assert.include(missing.text(), 'There is no page at this address.')
+  })
+
+  test('every page runs only scripts from this origin, and carries no inline script or style', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    await registerProvider(client, owner.token, {
+      handle: 'acme-data',
+      feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.02', source_path: '/v1/p' },
+    })
+    const paths = [
+      '/',
+      '/market/activity',
+      '/market/leaderboard',
+      '/market/providers',
+      '/market/providers/acme-data',
+      '/market/feeds/p/acme-data/btc-price',
+      '/dashboard',
+      '/dashboard/p/00000000-0000-4000-8000-000000000000/payouts',
+      '/market/no-such-page',
+    ]
+
+    for (const path of paths) {
+      const page = await client.get(path).header('accept', 'text/html')
+      const policy = Object.fromEntries(
+        String(page.header('content-security-policy'))
+          .split(';')
+          .map((directive: string) => directive.trim().split(/\s+/))
+          .map(([name, ...sources]: string[]) => [name, sources.join(' ')])
+      )
+      const html = page.text()
+      const inlineScripts = html.match(/<script(?![^>]*\bsrc=)(?![^>]*application\/json)[^>]*>/g)
+
+      assert.containsSubset(
+        policy,
+        {
+          'default-src': "'self'",
+          'script-src': "'self'",
+          'style-src': "'self' 'unsafe-inline'",
+          'object-src': "'none'",
+          'base-uri': "'none'",
+          'frame-ancestors': "'none'",
+        },
+        path
+      )
+      // The tests run Vite's dev server: its client's hot-reload socket is the one addition.
+      assert.equal(policy['connect-src'], "'self' ws:", path)
+      assert.isNull(inlineScripts, path)
+      assert.notMatch(html, /\sstyle=|\son[a-z]+=/, path)
+    }
   })
 
   test('the home page lists every live feed, built-in and provider, with its price', async ({

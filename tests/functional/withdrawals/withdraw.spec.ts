@@ -15,7 +15,7 @@ import {
 } from '#tests/support/withdrawals'
 import { newOwner } from '#tests/support/providers'
 import { useManualClock } from '#tests/support/clock'
-import { signMessage, walletOf } from '#tests/support/sign_in'
+import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 
 const STX = 1_000_000n
 
@@ -24,7 +24,10 @@ function newWallet() {
   return { key, address: walletOf(key) }
 }
 
-/** Links a withdrawal wallet through the API: the wallet signs, and the owner too for a change. */
+/**
+ * Links a withdrawal wallet through the API: the wallet signs, and the owner
+ * too unless it is the owner wallet; answers the linked wallet and its hold.
+ */
 async function linkWallet(
   client: ApiClient,
   owner: { token: string; key: string },
@@ -51,6 +54,7 @@ async function linkWallet(
         : {}),
     })
   linked.assertStatus(200)
+  return linked.body() as { withdrawal_wallet_held_until: string | null }
 }
 
 test.group('Withdrawing pending revenue', (group) => {
@@ -197,38 +201,112 @@ test.group('Withdrawing pending revenue', (group) => {
     assert.equal(Number(count), 0)
   })
 
-  test('after a wallet change, withdrawals to the new wallet wait 24 hours', async ({
+  test("with the owner's session token alone, a stranger can neither link its wallet nor withdraw", async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId } = await providerWithRevenue(client, 5n * STX, { linked: false })
+    const stolenToken = owner.token
+    const attacker = newWallet()
+    const ask = await client
+      .post(`/providers/id/${providerId}/link-wallet/nonce`)
+      .bearerToken(stolenToken)
+      .json({ wallet_address: attacker.address })
+    const issued = ask.body()
+    const attackerSigned = {
+      wallet_address: attacker.address,
+      nonce: issued.nonce,
+      signature: signMessage(issued.message, attacker.key),
+    }
+    const linkAs = (body: object) =>
+      client.post(`/providers/id/${providerId}/link-wallet`).bearerToken(stolenToken).json(body)
+
+    const alone = await linkAs(attackerSigned)
+    const selfApproved = await linkAs({
+      ...attackerSigned,
+      owner_nonce: issued.owner_challenge.nonce,
+      owner_signature: signMessage(issued.owner_challenge.message, attacker.key),
+    })
+    const withdrawn = await client
+      .post(`/providers/id/${providerId}/withdraw`)
+      .bearerToken(stolenToken)
+      .json({
+        amount_microstx: 5_000_000,
+        destination_address: attacker.address,
+        idempotency_key: randomUUID(),
+      })
+
+    alone.assertStatus(403)
+    alone.assertBodyContains({ error: { code: 'owner_signature_required' } })
+    selfApproved.assertStatus(401)
+    selfApproved.assertBodyContains({ error: { code: 'signature_invalid' } })
+    withdrawn.assertStatus(409)
+    withdrawn.assertBodyContains({ error: { code: 'wallet_not_linked' } })
+    const provider = await Provider.findOrFail(providerId)
+    assert.isNull(provider.linkedWithdrawalWallet)
+    assert.equal(await pendingRevenueOf(providerId), 5n * STX)
+    assert.equal(stack.devnet.balanceOf(attacker.address), 0n)
+  })
+
+  test('withdrawals to a newly linked wallet other than the owner wallet wait out the hold', async ({
     client,
     assert,
   }) => {
     const { owner, providerId } = await providerWithRevenue(client, 5n * STX, { linked: false })
     const { clock, restore } = useManualClock()
     try {
-      const first = newWallet()
-      const second = newWallet()
-      await linkWallet(client, owner, providerId, first)
-      await linkWallet(client, owner, providerId, second)
-      const withdraw = () =>
-        client.post(`/providers/id/${providerId}/withdraw`).bearerToken(owner.token).json({
+      const third = newWallet()
+      const linked = await linkWallet(client, owner, providerId, third)
+      const withdraw = (token: string) =>
+        client.post(`/providers/id/${providerId}/withdraw`).bearerToken(token).json({
           amount_microstx: 1_000_000,
-          destination_address: second.address,
+          destination_address: third.address,
           idempotency_key: randomUUID(),
         })
 
-      const held = await withdraw()
+      const held = await withdraw(owner.token)
       clock.advance(24 * 60 * 60_000 - 1)
-      const stillHeld = await withdraw()
+      // A day later the owner signs in again: a session lasts 12 hours.
+      const { token } = await signIn(client, owner.key)
+      const stillHeld = await withdraw(token)
       clock.advance(1)
-      const allowed = await withdraw()
+      const allowed = await withdraw(token)
 
-      held.assertStatus(409)
-      held.assertBodyContains({ error: { code: 'withdrawal_wallet_on_hold' } })
-      stillHeld.assertStatus(409)
+      const heldUntil = new Date(clock.now()).toISOString()
+      assert.equal(linked.withdrawal_wallet_held_until, heldUntil)
+      for (const refused of [held, stillHeld]) {
+        refused.assertStatus(409)
+        refused.assertBodyContains({ error: { code: 'withdrawal_wallet_on_hold' } })
+        assert.include(refused.body().error.message, `held until ${heldUntil}`)
+      }
       allowed.assertStatus(201)
       assert.equal(await pendingRevenueOf(providerId), 4n * STX)
     } finally {
       restore()
     }
+  })
+
+  test('the owner wallet, linked with its one signature, is paid at once', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, providerId } = await providerWithRevenue(client, 5n * STX, { linked: false })
+    const ownWallet = { key: owner.key, address: owner.walletAddress }
+
+    const linked = await linkWallet(client, owner, providerId, ownWallet)
+    const withdrawn = await client
+      .post(`/providers/id/${providerId}/withdraw`)
+      .bearerToken(owner.token)
+      .json({
+        amount_microstx: 2_000_000,
+        destination_address: owner.walletAddress,
+        idempotency_key: randomUUID(),
+      })
+
+    assert.isNull(linked.withdrawal_wallet_held_until)
+    withdrawn.assertStatus(201)
+    assert.equal(withdrawn.body().withdrawal.status, 'broadcast')
+    assert.equal(await pendingRevenueOf(providerId), 3n * STX)
   })
 
   test('a hundred concurrent withdrawals against a balance that covers ten: exactly ten succeed', async ({
