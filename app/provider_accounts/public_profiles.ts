@@ -14,7 +14,8 @@ export class PublicProfiles {
 
   /** Every active provider (GET /providers). */
   async list() {
-    return { providers: (await this.#providers()).map(providerCard) }
+    const rows: ProviderRow[] = await this.#providers()
+    return { providers: rows.map(providerCard) }
   }
 
   /** One page of the active providers (the providers page). */

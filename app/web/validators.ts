@@ -6,10 +6,10 @@ import { ValidationMessages } from '#core/validation_messages'
 const messagesProvider = new ValidationMessages({ q: 'search', category: 'category', page: 'page' })
 
 /** `?page=` of a paged list: absent is the first page. */
-const listPage = () => vine.number().withoutDecimals().range([1, MAX_PAGE]).optional()
+const pageNumber = () => vine.number().withoutDecimals().range([1, MAX_PAGE]).optional()
 
 /** A paged list without filters: /market/providers, a provider's feeds. */
-export const listPageValidator = vine.create({ page: listPage() })
+export const listPageValidator = vine.create({ page: pageNumber() })
 listPageValidator.messagesProvider = messagesProvider
 
 /**
@@ -20,6 +20,6 @@ listPageValidator.messagesProvider = messagesProvider
 export const marketQueryValidator = vine.create({
   q: vine.string().trim().maxLength(100).optional(),
   category: vine.string().trim().maxLength(40).optional(),
-  page: listPage(),
+  page: pageNumber(),
 })
 marketQueryValidator.messagesProvider = messagesProvider

@@ -185,7 +185,8 @@ test.group('Marketplace pages, a page at a time', (group) => {
     assert.include(providers.html, 'href="/?category=provider&amp;page=2#feeds"')
 
     // The provider's handle and names are searched too; LIKE's wildcards are plain characters.
-    assert.lengthOf((await cardsAt(client, '/?q=many-feeds&category=provider')).titles, 24)
+    const byHandle = await cardsAt(client, '/?q=many-feeds&category=provider')
+    assert.lengthOf(byHandle.titles, 24)
     const none = await cardsAt(client, '/?q=100%25_')
     assert.deepEqual(none.titles, [])
     assert.include(none.html, 'No feed matches your search.')
