@@ -1,8 +1,10 @@
 /**
- * The pages. Live parts poll the same JSON API as everyone else; these are
- * their cadences (tests shorten them).
+ * The pages: how long their lists are, and how often their live parts poll
+ * the same JSON API as everyone else (tests shorten the cadences).
  */
 const webConfig = {
+  /** Cards per page of the marketplace, the providers and a provider's feeds. */
+  pageSize: 24,
   /** The live activity feed and a feed page's recent purchases. */
   activityPollMs: 3_000,
   /** A withdrawal's status until it is confirmed or failed. */

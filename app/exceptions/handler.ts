@@ -86,7 +86,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
               heading: 'Something went wrong',
               message: `The page could not be shown. Try again in a moment; if it keeps failing, tell us the request id ${ctx.request.id()}.`,
             }
-          : { heading: 'That did not work', message: error.message }
+          : { heading: 'That did not work', message: inWords(error) }
     ctx.response.status(status).header('content-type', 'text/html; charset=utf-8')
     setPageHeaders(ctx.response)
     ctx.response.send(await ctx.view.render('pages/errors/status', { status, ...page }))
@@ -146,6 +146,12 @@ function wantsPage(ctx: HttpContext) {
   const routeName = ctx.route?.name
   if (routeName) return routeName.startsWith('web.')
   return PAGE_PATHS.test(ctx.request.url()) && ctx.request.accepts(['json', 'html']) === 'html'
+}
+
+/** A page's refused address says why in words: each field's message, not "Validation failure". */
+function inWords(error: HttpError) {
+  if (error.code !== 'E_VALIDATION_ERROR' || !('messages' in error)) return error.message
+  return (error.messages as ValidationMessage[]).map(({ message }) => `${message}.`).join(' ')
 }
 
 /**

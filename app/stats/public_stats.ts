@@ -26,48 +26,50 @@ export class PublicStats {
   ) {}
 
   async stats() {
-    const rows = await this.db
-      .from('feeds')
-      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
-      .leftJoin('providers', 'providers.id', 'feeds.provider_id')
-      .where('feeds.status', 'active')
-      .orderByRaw('providers.handle NULLS FIRST')
-      .orderBy('feeds.slug')
-      .select(this.db.raw(FEED_NAME), ...FEED_STATS_COLUMNS)
-    let queries = 0
-    let responseMs = 0
-    let calls = 0
-    let failures = 0
-    const breakdown = rows.map((row) => {
-      const summary = summariseStats(row)
-      queries += Number(row.total_queries)
-      responseMs += Number(row.total_response_ms)
-      calls += Number(row.source_calls)
-      failures += Number(row.source_failures)
-      return {
-        feed_id: row.feed_name as string,
-        queries: summary.total_queries,
-        avg_response_ms: summary.avg_response_ms,
-        error_rate:
-          Number(row.source_calls) === 0
-            ? 0
-            : round4(Number(row.source_failures) / Number(row.source_calls)),
-      }
-    })
-    const overall = summariseStats({
-      total_queries: queries,
-      total_response_ms: responseMs,
-      source_calls: calls,
-      source_failures: failures,
-    })
+    const [rows, overall] = await Promise.all([
+      this.#activeFeeds()
+        .leftJoin('providers', 'providers.id', 'feeds.provider_id')
+        .orderByRaw('providers.handle NULLS FIRST')
+        .orderBy('feeds.slug')
+        .select(this.db.raw(FEED_NAME), ...FEED_STATS_COLUMNS),
+      this.totals(),
+    ])
+    const queries = overall.total_queries
     const { score, tier } = reputation(queries, overall.avg_response_ms, overall.uptime_percent)
     return {
       total_queries_served: queries,
       reputation_score: score,
       tier,
       uptime_percent: overall.uptime_percent,
-      feed_breakdown: breakdown,
+      feed_breakdown: rows.map((row) => {
+        const summary = summariseStats(row)
+        return {
+          feed_id: row.feed_name as string,
+          queries: summary.total_queries,
+          avg_response_ms: summary.avg_response_ms,
+          error_rate:
+            Number(row.source_calls) === 0
+              ? 0
+              : round4(Number(row.source_failures) / Number(row.source_calls)),
+        }
+      }),
     }
+  }
+
+  /**
+   * The marketplace's figures of /stats (paid calls served, average response
+   * time, uptime), summed by PostgreSQL over the feeds' rollups without
+   * reading a row per feed: what the home page shows.
+   */
+  async totals() {
+    const sums = await this.#activeFeeds()
+      .select(
+        ...FEED_STATS_COLUMNS.map((column) =>
+          this.db.raw(`coalesce(sum(${column}), 0)::bigint AS ${column.split('.')[1]}`)
+        )
+      )
+      .first()
+    return summariseStats(sums)
   }
 
   /**
@@ -110,6 +112,14 @@ export class PublicStats {
         time_ago: timeAgo(new Date(row.created_at).getTime(), now),
       })),
     }
+  }
+
+  /** The feeds /stats counts, with their rollups. */
+  #activeFeeds() {
+    return this.db
+      .from('feeds')
+      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
+      .where('feeds.status', 'active')
   }
 
   /** The feeds (a deleted one's slug may have been reused) a feed name has named. */

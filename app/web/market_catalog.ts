@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { Clock } from '#core/clock'
+import { type Page, type PageRequest, paginate } from '#core/pagination'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx } from '#ledger/money'
 import { timeAgo } from '#stats/time_ago'
@@ -42,10 +43,29 @@ interface CatalogRow extends Partial<FeedStatsRow> {
   last_fetched_at: Date | null
 }
 
+/** The marketplace's view: words to look for, and a category (`provider` for providers' feeds). */
+export interface MarketFilter {
+  q?: string
+  category?: string
+}
+
+/** More categories than the built-in catalog has; the filter never lists more. */
+const MAX_CATEGORIES = 50
+
+/** What a search looks in: a feed's names and description, and its provider's. */
+const SEARCHED_TEXT = `concat_ws(' ', feeds.slug, feeds.display_name, feeds.description,
+  providers.handle, providers.display_name)`
+
+/** `%` and `_` in a word are searched for as themselves (`\` is LIKE's escape character). */
+function containing(word: string) {
+  return `%${word.replace(/[\\%_]/g, '\\$&')}%`
+}
+
 /**
- * Every live feed, built-in and provider, with price, category, freshness and
- * the registry's rollup stats: what the marketplace pages show. One query over
- * `feeds` and their one-row rollups; the query log is never read.
+ * Live feeds, built-in and provider, with price, category, freshness and the
+ * registry's rollup stats: what the marketplace pages show. PostgreSQL
+ * searches, filters, orders and cuts the list into pages over `feeds` and
+ * their one-row rollups; the query log is never read.
  */
 @inject()
 export class MarketCatalog {
@@ -54,31 +74,68 @@ export class MarketCatalog {
     private clock: Clock
   ) {}
 
-  async list(): Promise<MarketFeed[]> {
-    const rows = (await this.liveFeeds()) as CatalogRow[]
-    return rows.map((row) => this.#entry(row))
+  /** One page of the live feeds matching the filter, in catalog order. */
+  async page({ q, category }: MarketFilter, request: PageRequest): Promise<Page<MarketFeed>> {
+    const query = this.#listed()
+    for (const word of (q ?? '').split(/\s+/).filter(Boolean)) {
+      query.whereRaw(`${SEARCHED_TEXT} ILIKE ?`, [containing(word)])
+    }
+    if (category) query.whereRaw('coalesce(feeds.category, ?) = ?', [PROVIDER_CATEGORY, category])
+    const page = await paginate<CatalogRow>(query, request)
+    return { ...page, rows: page.rows.map((row) => this.#entry(row)) }
+  }
+
+  /**
+   * The categories of the live feeds with their counts (the filter's
+   * choices), built-in ones by name then providers' feeds, and how many live
+   * feeds there are in all: one grouped query.
+   */
+  async categories() {
+    const rows = await this.#live()
+      .select(
+        this.db.raw('coalesce(feeds.category, ?) AS name', [PROVIDER_CATEGORY]),
+        this.db.raw('count(*)::int AS count'),
+        this.db.raw('(sum(count(*)) OVER ())::int AS live')
+      )
+      .groupByRaw('feeds.category')
+      .orderByRaw('feeds.category NULLS LAST')
+      .limit(MAX_CATEGORIES)
+    return {
+      live: rows.length ? (rows[0].live as number) : 0,
+      categories: rows.map((row) => ({
+        name: row.name as string,
+        label: row.name === PROVIDER_CATEGORY ? 'From providers' : (row.name as string),
+        count: row.count as number,
+      })),
+    }
   }
 
   /** One live feed by its name (`whale-alerts` or `acme-data/btc-price`), or null. */
   async find(name: string): Promise<MarketFeed | null> {
     const [handle, slug] = name.includes('/') ? name.split('/', 2) : [null, name]
-    const query = this.liveFeeds().where('feeds.slug', slug)
+    const query = this.#listed().where('feeds.slug', slug)
     if (handle === null) query.whereNull('feeds.provider_id')
     else query.where('providers.handle', handle)
     const row = (await query.first()) as CatalogRow | null
     return row ? this.#entry(row) : null
   }
 
-  private liveFeeds() {
+  /** Live feeds: active, not deleted, built in or of an active provider. */
+  #live() {
     return this.db
       .from('feeds')
-      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
       .leftJoin('providers', 'providers.id', 'feeds.provider_id')
       .where('feeds.status', 'active')
       .whereNull('feeds.deleted_at')
       .where((query) => {
         query.whereNull('feeds.provider_id').orWhere('providers.status', 'active')
       })
+  }
+
+  /** Live feeds with what a card shows, built-in first; a handle and a slug name one live feed, so the order is total. */
+  #listed() {
+    return this.#live()
+      .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
       .orderByRaw('providers.handle NULLS FIRST')
       .orderBy('feeds.created_at')
       .orderBy('feeds.slug')

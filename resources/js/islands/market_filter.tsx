@@ -1,87 +1,95 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect } from 'preact/hooks'
 
 interface Props {
-  categories: Array<{ name: string; count: number }>
-  total: number
+  /** The search form (a plain GET form). */
+  form: string
+  /** The parts of the page a new view replaces: the category links, the count, the results. */
+  parts: string[]
 }
 
-const LABELS: Record<string, string> = { provider: 'From providers' }
-
-function readUrl() {
-  const params = new URLSearchParams(location.search)
-  return { query: params.get('q') ?? '', category: params.get('category') ?? '' }
-}
+/** Typing pauses this long before the search runs. */
+const TYPING_MS = 250
 
 /**
- * Search by name and filter by category over the feed cards the server
- * rendered (`[data-feed-card]`, each with its searchable `data-name` and its
- * `data-category`). The choice is kept in the URL, so it can be shared.
+ * The server searches, filters and pages the marketplace; without JavaScript
+ * the form submits and the category and page links navigate. This island
+ * makes that live: typing searches as you go, and those links load in place.
+ * Each time it fetches the page the server renders for the new address,
+ * swaps in its parts and puts the address in the URL bar, so a reload or a
+ * shared link shows the same view.
  */
-export default function MarketFilter({ categories, total }: Props) {
-  const [{ query, category }, setFilter] = useState(readUrl)
-  const [shown, setShown] = useState(total)
-
+export default function MarketFilter({ form: formId, parts }: Props) {
   useEffect(() => {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean)
-    let visible = 0
-    for (const card of document.querySelectorAll<HTMLElement>('[data-feed-card]')) {
-      const name = (card.dataset.name ?? '').toLowerCase()
-      const match =
-        (!category || card.dataset.category === category) &&
-        words.every((word) => name.includes(word))
-      card.hidden = !match
-      if (match) visible++
-    }
-    setShown(visible)
-    const empty = document.getElementById('no-match')
-    if (empty) empty.hidden = visible > 0
-    const params = new URLSearchParams()
-    if (query) params.set('q', query)
-    if (category) params.set('category', category)
-    const search = params.size ? `?${params}` : ''
-    history.replaceState(null, '', `${location.pathname}${search}${location.hash}`)
-  }, [query, category])
+    const form = document.getElementById(formId) as HTMLFormElement
+    const search = form.elements.namedItem('q') as HTMLInputElement
+    let latest: AbortController | undefined
+    let typing: ReturnType<typeof setTimeout> | undefined
 
-  return (
-    <div class="toolbar" role="search">
-      <div class="field" style="margin:0">
-        <label for="feed-search" class="visually-hidden">
-          Search feeds by name
-        </label>
-        <input
-          id="feed-search"
-          type="search"
-          placeholder="Search feeds by name, e.g. whale, gas, btc"
-          value={query}
-          autocomplete="off"
-          onInput={(event) => setFilter({ query: event.currentTarget.value, category })}
-        />
-      </div>
-      <div class="chips" role="group" aria-label="Filter by category">
-        <button
-          type="button"
-          class="chip"
-          aria-pressed={category === ''}
-          onClick={() => setFilter({ query, category: '' })}
-        >
-          All<span class="count">{total}</span>
-        </button>
-        {categories.map(({ name, count }) => (
-          <button
-            type="button"
-            class="chip"
-            key={name}
-            aria-pressed={category === name}
-            onClick={() => setFilter({ query, category: category === name ? '' : name })}
-          >
-            {LABELS[name] ?? name}
-            <span class="count">{count}</span>
-          </button>
-        ))}
-      </div>
-      <p class="visually-hidden" role="status" aria-live="polite">
-        {shown} of {total} feeds shown
-      </p>
-    </div>
-  )
+    async function show(url: URL, history: 'push' | 'replace' | 'none') {
+      latest?.abort()
+      const request = (latest = new AbortController())
+      let response: Response
+      try {
+        response = await fetch(url, { signal: request.signal, headers: { accept: 'text/html' } })
+      } catch (error) {
+        if (request.signal.aborted) return
+        throw error
+      }
+      // A refused address (422) or a failure is a page in words: show it as such.
+      if (!response.ok) return location.assign(url)
+      const page = new DOMParser().parseFromString(await response.text(), 'text/html')
+      if (request.signal.aborted) return
+      for (const id of parts) {
+        const fresh = page.getElementById(id)
+        if (fresh) document.getElementById(id)?.replaceChildren(...fresh.childNodes)
+      }
+      if (history === 'push') window.history.pushState(null, '', url)
+      if (history === 'replace') window.history.replaceState(null, '', url)
+    }
+
+    /** The current view with another search, from its first page. */
+    function searched() {
+      const url = new URL(location.href)
+      url.searchParams.delete('page')
+      if (search.value.trim()) url.searchParams.set('q', search.value.trim())
+      else url.searchParams.delete('q')
+      return url
+    }
+
+    const onInput = () => {
+      clearTimeout(typing)
+      typing = setTimeout(() => show(searched(), 'replace'), TYPING_MS)
+    }
+    const onSubmit = (event: SubmitEvent) => {
+      event.preventDefault()
+      clearTimeout(typing)
+      show(searched(), 'replace')
+    }
+    const onClick = (event: MouseEvent) => {
+      const link = (event.target as Element).closest<HTMLAnchorElement>('a[href]')
+      const inPart = link && parts.some((id) => document.getElementById(id)?.contains(link))
+      if (!inPart || link.pathname !== location.pathname) return
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return
+      event.preventDefault()
+      show(new URL(link.href), 'push').then(() => {
+        if (link.hash) document.querySelector(link.hash)?.scrollIntoView({ block: 'start' })
+      })
+    }
+    const onBack = () => {
+      search.value = new URL(location.href).searchParams.get('q') ?? ''
+      show(new URL(location.href), 'none')
+    }
+    search.addEventListener('input', onInput)
+    form.addEventListener('submit', onSubmit)
+    document.addEventListener('click', onClick)
+    window.addEventListener('popstate', onBack)
+    return () => {
+      search.removeEventListener('input', onInput)
+      form.removeEventListener('submit', onSubmit)
+      document.removeEventListener('click', onClick)
+      window.removeEventListener('popstate', onBack)
+    }
+  }, [formId, parts])
+
+  return null
 }

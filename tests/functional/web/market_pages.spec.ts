@@ -1,6 +1,8 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import type { ApiClient } from '@japa/api-client'
+import { createFeeds } from '#tests/support/feeds'
+import { createProviderRow, newOwner, registerProvider } from '#tests/support/providers'
 
 test.group('Marketplace pages', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -176,5 +178,153 @@ test.group('Marketplace pages', (group) => {
 
     response.assertStatus(200)
     assert.deepEqual(response.body(), { agents: [] })
+  })
+})
+
+/** A provider with 60 live feeds, "Signal 01" … "Signal 60"; the even ones are about order-book depth. */
+async function sixtyFeeds() {
+  const provider = await createProviderRow('many-feeds')
+  await createFeeds(provider.id, 60, (n) => {
+    const number = String(n).padStart(2, '0')
+    return {
+      slug: `signal-${number}`,
+      displayName: `Signal ${number}`,
+      description: n % 2 === 0 ? 'Order-book depth, every second' : 'Funding rates',
+    }
+  })
+  return provider
+}
+
+/** The page at `path`, and the titles of its cards in order. */
+async function cardsAt(client: ApiClient, path: string) {
+  const response = await client.get(path).header('accept', 'text/html')
+  response.assertStatus(200)
+  const html = response.text()
+  const titles = [...html.matchAll(/<h3><a href="[^"]*">([^<]*)<\/a><\/h3>/g)].map((m) => m[1])
+  return { html, titles }
+}
+
+/** "Signal 09" … "Signal 32" */
+function signals(from: number, to: number) {
+  return Array.from(
+    { length: to - from + 1 },
+    (_, i) => `Signal ${String(from + i).padStart(2, '0')}`
+  )
+}
+
+test.group('Marketplace pages, a page at a time', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('the home page shows one page of 24 feeds and links to the others', async ({
+    client,
+    assert,
+  }) => {
+    await sixtyFeeds()
+
+    const first = await cardsAt(client, '/')
+    assert.lengthOf(first.titles, 24)
+    // The 16 built-in feeds come first.
+    assert.deepEqual(first.titles.slice(16), signals(1, 8))
+    assert.include(first.html, 'Showing feeds 1–24 of 76')
+    assert.include(first.html, 'href="/?page=2#feeds"')
+    assert.include(first.html, 'href="/?page=4#feeds"')
+    assert.include(first.html, '<strong>76</strong><span>live feeds</span>')
+
+    const second = await cardsAt(client, '/?page=2')
+    assert.deepEqual(second.titles, signals(9, 32))
+    assert.include(second.html, 'Showing feeds 25–48 of 76')
+    assert.include(second.html, 'href="/#feeds" rel="prev"')
+
+    const last = await cardsAt(client, '/?page=4')
+    assert.deepEqual(last.titles, signals(57, 60))
+    assert.notInclude(last.html, 'rel="next"')
+  })
+
+  test('the server searches and filters, and the page links keep the search and the category', async ({
+    client,
+    assert,
+  }) => {
+    await sixtyFeeds()
+
+    const depth = await cardsAt(client, '/?q=book+depth')
+    assert.lengthOf(depth.titles, 24)
+    assert.deepEqual(depth.titles.slice(0, 2), ['Signal 02', 'Signal 04'])
+    assert.include(depth.html, 'Showing feeds 1–24 of 30')
+    assert.include(depth.html, 'href="/?q=book+depth&amp;page=2#feeds"')
+    assert.include(depth.html, 'value="book depth"')
+    assert.include(depth.html, 'href="/?q=book+depth&amp;category=social#feeds"')
+    const rest = await cardsAt(client, '/?q=book+depth&page=2')
+    assert.deepEqual(rest.titles, [
+      'Signal 50',
+      'Signal 52',
+      'Signal 54',
+      'Signal 56',
+      'Signal 58',
+      'Signal 60',
+    ])
+
+    const social = await cardsAt(client, '/?category=social')
+    assert.deepEqual(social.titles, ['BTC Sentiment'])
+    assert.include(social.html, 'name="category" value="social"')
+
+    const providers = await cardsAt(client, '/?category=provider&page=3')
+    assert.deepEqual(providers.titles, signals(49, 60))
+    assert.include(providers.html, 'href="/?category=provider&amp;page=2#feeds"')
+
+    // The provider's handle and names are searched too; LIKE's wildcards are plain characters.
+    const byHandle = await cardsAt(client, '/?q=many-feeds&category=provider')
+    assert.lengthOf(byHandle.titles, 24)
+    const none = await cardsAt(client, '/?q=100%25_')
+    assert.deepEqual(none.titles, [])
+    assert.include(none.html, 'No feed matches your search.')
+  })
+
+  test('a bad page, search or category is a 422 page saying why; a page past the end links back', async ({
+    client,
+    assert,
+  }) => {
+    await sixtyFeeds()
+    for (const [query, words] of [
+      ['page=abc', 'The page field must be a number.'],
+      ['page=0', 'The page field must be between 1 and 100.'],
+      ['page=2.5', 'The page field must be an integer.'],
+      [`q=${'x'.repeat(101)}`, 'The search field must not be greater than 100 characters.'],
+      ['q=a&q=b', 'The search field must be a string.'],
+      [`category=${'c'.repeat(41)}`, 'The category field must not be greater than 40 characters.'],
+    ]) {
+      const response = await client.get(`/?${query}`).header('accept', 'text/html')
+      response.assertStatus(422)
+      assert.match(response.header('content-type') ?? '', /^text\/html/)
+      assert.include(response.text(), words, query)
+    }
+
+    const past = await cardsAt(client, '/?q=depth&page=9')
+    assert.deepEqual(past.titles, [])
+    assert.include(past.html, 'This page is past the last one')
+    assert.include(past.html, 'href="/?q=depth#feeds">back to the first page')
+  })
+
+  test("the providers page and a provider's page show 24 at a time", async ({ client, assert }) => {
+    await sixtyFeeds()
+    for (let n = 1; n <= 25; n++) await createProviderRow(`provider-${String(n).padStart(2, '0')}`)
+
+    const providers = await cardsAt(client, '/market/providers')
+    assert.lengthOf(providers.titles, 24)
+    assert.equal(providers.titles[0], 'many-feeds')
+    assert.include(providers.html, 'href="/market/providers?page=2#providers"')
+    const more = await cardsAt(client, '/market/providers?page=2')
+    assert.deepEqual(more.titles, ['provider-24', 'provider-25'])
+
+    const profile = await cardsAt(client, '/market/providers/many-feeds')
+    assert.deepEqual(profile.titles, signals(1, 24))
+    assert.include(profile.html, 'href="/market/providers/many-feeds?page=3#pfeeds"')
+    const third = await cardsAt(client, '/market/providers/many-feeds?page=3')
+    assert.deepEqual(third.titles, signals(49, 60))
+
+    const refused = await client
+      .get('/market/providers/many-feeds?page=-1')
+      .header('accept', 'text/html')
+    refused.assertStatus(422)
+    assert.include(refused.text(), 'The page field must be between 1 and 100.')
   })
 })
