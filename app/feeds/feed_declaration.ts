@@ -76,7 +76,9 @@ function forwardedQuery(feed: DeclaringFeed): QueryParameter[] {
  * references keep resolving inside it.
  */
 function responseSchema(data: JsonSchema, price: Microstx): JsonSchema {
-  const { $schema: _dialect, ...dataSchema } = data
+  // The dialect is the envelope's; a `$schema` inside an embedded resource is redundant.
+  const dataSchema = { ...data }
+  delete dataSchema.$schema
   return {
     $schema: JSON_SCHEMA_2020,
     type: 'object',

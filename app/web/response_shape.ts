@@ -43,10 +43,7 @@ function objectShape(node: Schema, resource: unknown, depth: number) {
   const entries = Object.entries((node.properties ?? {}) as Record<string, unknown>)
   const shown: [string, unknown][] = entries
     .slice(0, MAX_KEYS)
-    .map(([key, item]) => [
-      required.has(key) ? key : `${key}?`,
-      shapeOf(item, resource, depth + 1),
-    ])
+    .map(([key, item]) => [required.has(key) ? key : `${key}?`, shapeOf(item, resource, depth + 1)])
   if (entries.length > MAX_KEYS) shown.push(['…', `${entries.length - MAX_KEYS} more keys`])
   if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null) {
     shown.push(['<any key>', shapeOf(node.additionalProperties, resource, depth + 1)])

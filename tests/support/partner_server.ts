@@ -6,14 +6,7 @@ import {
   type NodeHttpVerifyResult,
 } from '#partner_verifier'
 
-export type PartnerBehaviour =
-  | 'json'
-  | 'keyed'
-  | 'hang'
-  | 'error500'
-  | 'html'
-  | 'huge'
-  | 'redirect'
+export type PartnerBehaviour = 'json' | 'keyed' | 'hang' | 'error500' | 'html' | 'huge' | 'redirect'
 
 export interface ReceivedCall {
   path: string

@@ -11,10 +11,7 @@ import {
 import type { BuiltinDeclaration } from '#feeds/builtin/catalog'
 
 export default {
-  query: [
-    evmAddressParameter('Contract address of the token'),
-    chainParameter(TOKEN_INTEL_CHAINS),
-  ],
+  query: [evmAddressParameter('Contract address of the token'), chainParameter(TOKEN_INTEL_CHAINS)],
   data: object({
     found: boolean,
     address: string,
