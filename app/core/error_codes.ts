@@ -196,7 +196,7 @@ export const ERROR_CODES = {
     status: 422,
     in: ERROR,
     meaning:
-      'output_schema is not a usable JSON Schema (2020-12): not an object, over 32 768 bytes or 32 levels, refused by the meta-schema or by strict compilation (unknown keyword or format), a `$ref` outside itself, or an `$id`',
+      'output_schema is not a usable JSON Schema (2020-12): not an object, over 32 768 bytes or 32 levels, refused by the meta-schema or by strict compilation (unknown keyword or format, a `pattern` RE2 cannot run), a `$ref` outside itself, or an `$id`',
   },
   output_example_mismatch: {
     status: 422,

@@ -1,6 +1,8 @@
 import { Ajv2020, type ErrorObject, type SchemaObject } from 'ajv/dist/2020.js'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import addFormats from 'ajv-formats'
 import { errors as vineErrors } from '@vinejs/vine'
+import { RE2JS } from 're2js'
 import { registerCodedRules } from '#core/coded_rules'
 
 /** Caps of a declared schema and of its example (docs/api.md, "Output declaration"). */
@@ -17,6 +19,19 @@ export interface OutputProblem {
 registerCodedRules('invalid_output_schema', 'output_example_mismatch')
 
 /**
+ * A declared `pattern` runs on RE2 (linear time), not on the backtracking
+ * RegExp: a provider's `(a+)+$` and a crafted example cannot hang the server.
+ */
+const re2: RegExpEngine = Object.assign(
+  (pattern: string) => {
+    const compiled = RE2JS.compile(pattern)
+    // ajv shares compiled patterns by their toString.
+    return { test: (text: string) => compiled.test(text), toString: () => `re2js:${pattern}` }
+  },
+  { code: 're2js' }
+)
+
+/**
  * One validator for every declared schema. Strict: an unknown keyword (a
  * typo such as `properites`) or format is refused rather than ignored. No
  * `loadSchema`, so nothing is ever fetched; the schemas compiled here are
@@ -28,6 +43,7 @@ const ajv = new Ajv2020({
   strictTuples: false,
   allErrors: true,
   logger: false,
+  code: { regExp: re2 },
 })
 addFormats.default(ajv)
 

@@ -196,6 +196,32 @@ test.group("A feed's output declaration", (group) => {
     assert.lengthOf(view.body().provider.feeds, 1)
   })
 
+  test('a pattern runs in linear time: a catastrophic one does not hang the server', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const feed = (fields: Record<string, unknown>) =>
+      client
+        .post(`/providers/id/${provider.id}/feeds`)
+        .bearerToken(owner.token)
+        .json({ slug: 'x', display_name: 'X', price_stx: '0.005', source_path: '/x', ...fields })
+
+    // With a backtracking engine this example takes about 2^40 steps.
+    const refused = await feed({
+      output_schema: { type: 'string', pattern: '^(a+)+$' },
+      output_example: `${'a'.repeat(40)}!`,
+    })
+    refused.assertStatus(422)
+    assert.equal(refused.body().error.code, 'output_example_mismatch')
+    assert.include(refused.body().error.message, 'must match pattern')
+
+    const lookahead = await feed({ output_schema: { type: 'string', pattern: '^(?=a)' } })
+    lookahead.assertStatus(422)
+    assert.equal(lookahead.body().error.code, 'invalid_output_schema')
+  })
+
   test('a registration declares its first feed, or is refused with feed.output_schema', async ({
     client,
     assert,
