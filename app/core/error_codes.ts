@@ -192,6 +192,18 @@ export const ERROR_CODES = {
     in: ERROR,
     meaning: 'price_stx is outside 0.0001–10 STX',
   },
+  invalid_output_schema: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      'output_schema is not a usable JSON Schema (2020-12): not an object, over 32 768 bytes or 32 levels, refused by the meta-schema or by strict compilation (unknown keyword or format, a `pattern` RE2 cannot run), a `$ref` outside itself, or an `$id`',
+  },
+  output_example_mismatch: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      'output_example does not validate against output_schema, is over the size or depth cap, or is given without a schema',
+  },
   source_type_unavailable: {
     status: 422,
     in: ERROR,

@@ -4,6 +4,14 @@ import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import { type Microstx, microstxColumn } from '#ledger/money'
 import Provider from '#models/provider'
 
+/**
+ * A jsonb column holding any JSON value: stringified on the way in, since
+ * the driver would send an array as a PostgreSQL array.
+ */
+const jsonColumn = {
+  prepare: (value: unknown) => (value === null ? null : JSON.stringify(value)),
+}
+
 /** A sellable feed: built-in (providerId null) or a provider's. */
 export default class Feed extends BaseModel {
   static table = 'feeds'
@@ -35,6 +43,14 @@ export default class Feed extends BaseModel {
 
   @column()
   declare sourceSettings: Record<string, unknown>
+
+  /** JSON Schema (2020-12) of the paid answer's `data`, as the provider declared it (feed_declaration.ts). */
+  @column(jsonColumn)
+  declare outputSchema: Record<string, unknown> | null
+
+  /** An example `data`, valid against outputSchema. */
+  @column(jsonColumn)
+  declare outputExample: unknown
 
   @column()
   declare updateFrequency: string | null

@@ -49,19 +49,6 @@ export class PaymentRecords {
       .first()
   }
 
-  /** The `data` of the newest response a paid call of the feed was served, or undefined. */
-  async lastServedData(feedId: string): Promise<unknown> {
-    const sold = await this.db
-      .from('query_log')
-      .join('payments', 'payments.txid', 'query_log.txid')
-      .where('query_log.feed_id', feedId)
-      .whereNotNull('payments.response')
-      .orderBy('query_log.id', 'desc')
-      .select('payments.response')
-      .first()
-    return sold ? (JSON.parse(sold.response) as { data?: unknown }).data : undefined
-  }
-
   /**
    * The payer's other payments this service holds in flight, for the account
    * check; a dropped one (PaymentLifecycle.markDropped) no longer holds its nonce.

@@ -1,3 +1,4 @@
+import type { DeclaredOutput } from '#feeds/output_schema'
 import { grantPushSecret } from '#feeds/push_secrets'
 import Feed from '#models/feed'
 import type { FeedSource } from '#provider_accounts/feed_sources'
@@ -7,7 +8,12 @@ import type { FeedInput } from '#provider_accounts/validators'
  * A provider's new feed, active, unsaved; a feed that takes pushes comes
  * with its push secret, returned to be shown once.
  */
-export function newFeed(providerId: string, input: FeedInput, source: FeedSource) {
+export function newFeed(
+  providerId: string,
+  input: FeedInput,
+  source: FeedSource,
+  output: DeclaredOutput
+) {
   const feed = new Feed().merge({
     providerId,
     slug: input.slug,
@@ -17,6 +23,7 @@ export function newFeed(providerId: string, input: FeedInput, source: FeedSource
     sourceType: source.sourceType,
     sourceSettings: source.sourceSettings,
     status: 'active',
+    ...output,
   })
   return { feed, pushSecret: grantPushSecret(feed, source.receives) }
 }

@@ -38,6 +38,8 @@ export function privateFeedView(provider: Provider, feed: Feed, facts: FeedSourc
     ...(feed.sourceType === 'partner_bridge'
       ? { source_path: settings.source_path, forward_query: settings.forward_query ?? [] }
       : { source: { type: feed.sourceType, ...settings } }),
+    output_schema: feed.outputSchema ?? null,
+    output_example: feed.outputExample ?? null,
     ...(facts.receives?.via === 'push'
       ? {
           push_url: publicUrl(`/ingest/${provider.handle}/${feed.slug}`),

@@ -38,6 +38,15 @@ const sourceFields = {
     .optional(),
 }
 
+/**
+ * What the feed declares it answers: a JSON Schema (2020-12) of `data` and
+ * an example; checked by declaredOutput (app/feeds/output_schema.ts), null clears.
+ */
+const outputFields = {
+  output_schema: vine.any().nullable().optional(),
+  output_example: vine.any().nullable().optional(),
+}
+
 const feedSchema = () =>
   vine.object({
     slug: vine.string().regex(FEED_SLUG),
@@ -45,6 +54,7 @@ const feedSchema = () =>
     description: description().optional(),
     price_stx: price(),
     ...sourceFields,
+    ...outputFields,
   })
 
 export const createFeedValidator = vine.create(feedSchema())
@@ -54,6 +64,7 @@ const updatableFeedFields = {
   description: description().optional(),
   price_stx: price().optional(),
   ...sourceFields,
+  ...outputFields,
 }
 
 export const updateFeedValidator = vine.create(

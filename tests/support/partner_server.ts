@@ -6,7 +6,7 @@ import {
   type NodeHttpVerifyResult,
 } from '#partner_verifier'
 
-export type PartnerBehaviour = 'json' | 'hang' | 'error500' | 'html' | 'huge' | 'redirect'
+export type PartnerBehaviour = 'json' | 'keyed' | 'hang' | 'error500' | 'html' | 'huge' | 'redirect'
 
 export interface ReceivedCall {
   path: string
@@ -71,6 +71,13 @@ export async function startPartnerServer(options: {
       case 'redirect':
         response.writeHead(302, { location: state.redirectTo })
         return response.end()
+      case 'keyed': {
+        // An answer keyed by what the buyer asked for, as a price-by-symbol API's is.
+        const asked = new URL(path, 'http://partner.invalid').searchParams.values()
+        return json(response, 200, {
+          prices: Object.fromEntries([...asked].map((value) => [value, 97_000.5])),
+        })
+      }
       default:
         return json(response, 200, {
           path: pathname,

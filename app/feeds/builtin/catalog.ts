@@ -1,4 +1,22 @@
 import type { BuiltinAdapter } from '#feeds/builtin/adapter'
+import type { JsonSchema } from '#feeds/builtin/schemas/json_schema'
+import type { QueryParameter } from '#feeds/feed_declaration'
+import bridgeFlows from '#feeds/builtin/schemas/bridge_flows'
+import btcSentiment from '#feeds/builtin/schemas/btc_sentiment'
+import defiScores from '#feeds/builtin/schemas/defi_scores'
+import devActivity from '#feeds/builtin/schemas/dev_activity'
+import dexTrades from '#feeds/builtin/schemas/dex_trades'
+import gasPrediction from '#feeds/builtin/schemas/gas_prediction'
+import governance from '#feeds/builtin/schemas/governance'
+import liquidationAlerts from '#feeds/builtin/schemas/liquidation_alerts'
+import securityAlerts from '#feeds/builtin/schemas/security_alerts'
+import smartMoneyFlows from '#feeds/builtin/schemas/smart_money_flows'
+import smartMoneyHoldings from '#feeds/builtin/schemas/smart_money_holdings'
+import stablecoinFlows from '#feeds/builtin/schemas/stablecoin_flows'
+import tokenIntel from '#feeds/builtin/schemas/token_intel'
+import tokenLaunches from '#feeds/builtin/schemas/token_launches'
+import walletProfiler from '#feeds/builtin/schemas/wallet_profiler'
+import whaleAlerts from '#feeds/builtin/schemas/whale_alerts'
 
 export interface BuiltinFeedDefinition {
   id: string
@@ -12,6 +30,15 @@ export interface BuiltinFeedDefinition {
   /** How long a fetched value is served before the upstream is asked again. */
   cacheTtlSeconds: number
   adapter: () => Promise<{ default: BuiltinAdapter<any> }>
+  /** What the feed answers, declared beside its adapter's output (docs/feeds.md). */
+  declaration: BuiltinDeclaration
+}
+
+/** A built-in feed's declaration: its `data` schema and an example, its query parameters. */
+export interface BuiltinDeclaration {
+  data: JsonSchema
+  example: unknown
+  query?: QueryParameter[]
 }
 
 /** The sixteen built-in feeds of the spec, served at /feeds/<id>. */
@@ -25,6 +52,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '1 minute',
     cacheTtlSeconds: 60,
     adapter: () => import('#feeds/builtin/adapters/whale_alerts'),
+    declaration: whaleAlerts,
   },
   {
     id: 'btc-sentiment',
@@ -35,6 +63,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '5 minutes',
     cacheTtlSeconds: 300,
     adapter: () => import('#feeds/builtin/adapters/btc_sentiment'),
+    declaration: btcSentiment,
   },
   {
     id: 'defi-scores',
@@ -45,6 +74,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '15 minutes',
     cacheTtlSeconds: 900,
     adapter: () => import('#feeds/builtin/adapters/defi_scores'),
+    declaration: defiScores,
   },
   {
     id: 'smart-money-flows',
@@ -55,6 +85,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '5 minutes',
     cacheTtlSeconds: 300,
     adapter: () => import('#feeds/builtin/adapters/smart_money_flows'),
+    declaration: smartMoneyFlows,
   },
   {
     id: 'token-intel',
@@ -65,6 +96,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '1 minute',
     cacheTtlSeconds: 60,
     adapter: () => import('#feeds/builtin/adapters/token_intel'),
+    declaration: tokenIntel,
   },
   {
     id: 'wallet-profiler',
@@ -75,6 +107,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '5 minutes',
     cacheTtlSeconds: 300,
     adapter: () => import('#feeds/builtin/adapters/wallet_profiler'),
+    declaration: walletProfiler,
   },
   {
     id: 'smart-money-holdings',
@@ -85,6 +118,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '15 minutes',
     cacheTtlSeconds: 900,
     adapter: () => import('#feeds/builtin/adapters/smart_money_holdings'),
+    declaration: smartMoneyHoldings,
   },
   {
     id: 'dex-trades',
@@ -95,6 +129,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '1 minute',
     cacheTtlSeconds: 60,
     adapter: () => import('#feeds/builtin/adapters/dex_trades'),
+    declaration: dexTrades,
   },
   {
     id: 'liquidation-alerts',
@@ -105,6 +140,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '1 minute',
     cacheTtlSeconds: 60,
     adapter: () => import('#feeds/builtin/adapters/liquidation_alerts'),
+    declaration: liquidationAlerts,
   },
   {
     id: 'gas-prediction',
@@ -115,6 +151,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '30 seconds',
     cacheTtlSeconds: 30,
     adapter: () => import('#feeds/builtin/adapters/gas_prediction'),
+    declaration: gasPrediction,
   },
   {
     id: 'token-launches',
@@ -125,6 +162,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '5 minutes',
     cacheTtlSeconds: 300,
     adapter: () => import('#feeds/builtin/adapters/token_launches'),
+    declaration: tokenLaunches,
   },
   {
     id: 'governance',
@@ -135,6 +173,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '15 minutes',
     cacheTtlSeconds: 900,
     adapter: () => import('#feeds/builtin/adapters/governance'),
+    declaration: governance,
   },
   {
     id: 'stablecoin-flows',
@@ -145,6 +184,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '15 minutes',
     cacheTtlSeconds: 900,
     adapter: () => import('#feeds/builtin/adapters/stablecoin_flows'),
+    declaration: stablecoinFlows,
   },
   {
     id: 'security-alerts',
@@ -155,6 +195,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '1 hour',
     cacheTtlSeconds: 3_600,
     adapter: () => import('#feeds/builtin/adapters/security_alerts'),
+    declaration: securityAlerts,
   },
   {
     id: 'dev-activity',
@@ -165,6 +206,7 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '1 hour',
     cacheTtlSeconds: 3_600,
     adapter: () => import('#feeds/builtin/adapters/dev_activity'),
+    declaration: devActivity,
   },
   {
     id: 'bridge-flows',
@@ -175,5 +217,6 @@ export const BUILTIN_FEEDS: BuiltinFeedDefinition[] = [
     updateFrequency: '15 minutes',
     cacheTtlSeconds: 900,
     adapter: () => import('#feeds/builtin/adapters/bridge_flows'),
+    declaration: bridgeFlows,
   },
 ]

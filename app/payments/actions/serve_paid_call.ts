@@ -4,7 +4,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
 import { declaredCodeOf, type ErrorCode } from '#core/error_codes'
 import { FeedReader } from '#feeds/feed_reader'
-import { formatStx } from '#ledger/money'
+import { paidBody } from '#payments/paid_body'
 import type Feed from '#models/feed'
 import { PaymentsConfig } from '#payments/define_config'
 import { E_SETTLEMENT_UNAVAILABLE, E_TOO_MANY_PAYMENTS_IN_FLIGHT } from '#payments/exceptions'
@@ -200,14 +200,7 @@ export class ServePaidCall {
   /** Serialised once: the same bytes are served now, stored, and replayed. */
   async #responseBody(request: PaidCallRequest) {
     const served = await this.reader.read(request.feed, request.query)
-    return JSON.stringify({
-      data: served.data,
-      price: Number(request.feed.priceMicrostx),
-      price_stx: formatStx(request.feed.priceMicrostx),
-      data_source: served.data_source,
-      last_updated: served.last_updated,
-      ...(served.stale ? { stale: true } : {}),
-    })
+    return JSON.stringify(paidBody(request.feed.priceMicrostx, served))
   }
 
   async #answerSettlement(

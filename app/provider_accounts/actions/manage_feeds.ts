@@ -4,6 +4,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
+import { declaredOutput } from '#feeds/output_schema'
 import Feed from '#models/feed'
 import { newFeed } from '#provider_accounts/new_feed'
 import type Provider from '#models/provider'
@@ -39,10 +40,11 @@ export class ManageFeeds {
   }
 
   async create(providerId: string, wallet: string, input: FeedInput) {
+    const output = declaredOutput(input)
     return this.#change(providerId, wallet, async (provider, trx) => {
       const source = await this.feedSources.resolve(provider.integrationMode, input)
       try {
-        const { feed, pushSecret } = newFeed(provider.id, input, source)
+        const { feed, pushSecret } = newFeed(provider.id, input, source, output)
         await feed.useTransaction(trx).save()
         if (provider.status === 'pending') {
           provider.status = 'active'
@@ -63,6 +65,9 @@ export class ManageFeeds {
       if (patch.display_name !== undefined) feed.displayName = patch.display_name
       if (patch.description !== undefined) feed.description = patch.description
       if (patch.price_stx !== undefined) feed.priceMicrostx = patch.price_stx
+      if (patch.output_schema !== undefined || patch.output_example !== undefined) {
+        feed.merge(declaredOutput(patch, feed))
+      }
       const changesSource =
         patch.source_path !== undefined ||
         patch.forward_query !== undefined ||

@@ -4,6 +4,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { ChainConfig } from '#chain/define_config'
 import { FeedDirectory } from '#feeds/feed_directory'
+import { declaredOutput } from '#feeds/output_schema'
 import Provider from '#models/provider'
 import { generateCustodialWallet } from '#provider_accounts/custodial_wallet'
 import { E_HANDLE_TAKEN } from '#provider_accounts/exceptions'
@@ -40,6 +41,7 @@ export class RegisterProvider {
     const source = input.feed
       ? await this.feedSources.resolve(input.integration_mode, input.feed, 'feed.')
       : undefined
+    const output = input.feed ? declaredOutput(input.feed, undefined, 'feed.') : undefined
     const secret = input.integration_mode === 'partner_bridge' ? partnerSecrets.issue() : undefined
     const custodial = generateCustodialWallet(this.chain.network)
 
@@ -67,7 +69,10 @@ export class RegisterProvider {
           },
           { client: trx }
         )
-        const first = input.feed && source ? newFeed(created.id, input.feed, source) : undefined
+        const first =
+          input.feed && source && output
+            ? newFeed(created.id, input.feed, source, output)
+            : undefined
         await first?.feed.useTransaction(trx).save()
         return { provider: created, feed: first?.feed, pushSecret: first?.pushSecret }
       })

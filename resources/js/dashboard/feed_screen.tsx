@@ -10,6 +10,7 @@ import {
   SOURCE_TYPES,
   sourceBody,
 } from './feed_fields'
+import { DeclarationCard } from './declaration_card'
 import { useProvider } from './provider_context'
 import type { Feed, SourceHealth } from './types'
 import { ConfirmButton, Notice, Problem, SecretReveal, useAction } from './ui'
@@ -70,6 +71,7 @@ export function FeedScreen({ slug }: { slug: string }) {
       <StateCard feed={feed} path={path} onSaved={setFeed} />
       <SettingsCard feed={feed} path={path} onSaved={setFeed} />
       <SourceCard feed={feed} path={path} onSaved={setFeed} />
+      <DeclarationCard feed={feed} path={path} onSaved={setFeed} />
       {feed.source?.type === 'webhook_push' && (
         <PushSecretCard path={path} handle={provider.handle} slug={feed.slug} />
       )}

@@ -30,6 +30,9 @@ export interface Feed {
   forward_query?: string[]
   source?: { type: MirrorSourceType; url?: string; poll_interval_seconds?: number }
   source_health?: SourceHealth
+  /** JSON Schema (2020-12) of the data, and an example, as declared; null when none. */
+  output_schema: Record<string, unknown> | null
+  output_example: unknown
   created_at: string
   updated_at: string
 }

@@ -39,6 +39,8 @@ const IN_WORDS: Record<string, string> = {
   route_not_found:
     'This server does not offer that yet (an older version of Tollbooth is running).',
   validation_failed: 'Some fields need a fix: see the messages next to them.',
+  invalid_output_schema: 'The JSON Schema needs a fix: see the message next to it.',
+  output_example_mismatch: 'The example needs a fix: see the message next to it.',
 }
 
 function inWords(code: string, message: string, status: number, requestId?: string) {

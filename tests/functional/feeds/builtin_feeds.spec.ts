@@ -11,7 +11,10 @@ import { sources } from '#feeds/define_config'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
 import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
+import { feedDeclaration } from '#feeds/feed_declaration'
+import { matchesSchema } from '#feeds/output_schema'
 import Feed from '#models/feed'
+import { paidBody } from '#payments/paid_body'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 
 const QUERIES: Record<string, Record<string, string>> = {
@@ -70,6 +73,40 @@ test.group('The sixteen built-in feeds', (group) => {
       assert.isAbove(Object.keys(payload.data as object).length, 0, feed.slug)
       assert.match(payload.data_source, /\(local upstream simulator\)$/, feed.slug)
       assert.isUndefined(payload.stale, feed.slug)
+    }
+  })
+
+  test('each one answers what it declares: its paid body and its example match its schema', async ({
+    assert,
+  }) => {
+    const feeds = await Feed.query().where('source_type', 'builtin').whereNull('provider_id')
+    assert.lengthOf(feeds, 16)
+
+    for (const feed of feeds) {
+      const { output, query } = feedDeclaration(feed)
+      assert.exists(output, feed.slug)
+      const served = await reader.read(
+        feed,
+        await reader.validateQuery(feed, QUERIES[feed.slug] ?? {})
+      )
+      // As the buyer receives it: serialised, then parsed.
+      const body = JSON.parse(JSON.stringify(paidBody(feed.priceMicrostx, served)))
+
+      assert.deepEqual(
+        matchesSchema(output!.schema, body),
+        { valid: true, errors: null },
+        feed.slug
+      )
+      assert.deepEqual(
+        matchesSchema(output!.schema, output!.example),
+        { valid: true, errors: null },
+        `${feed.slug} example`
+      )
+      assert.sameMembers(
+        query.map((parameter) => parameter.name),
+        Object.keys(QUERIES[feed.slug] ?? {}),
+        feed.slug
+      )
     }
   })
 

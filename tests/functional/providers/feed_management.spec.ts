@@ -119,7 +119,7 @@ test.group('Provider feed management', (group) => {
     const feed = `/providers/id/${provider.id}/feeds/btc-price`
 
     const message =
-      'No known field to update; allowed: display_name, description, price_stx, source_path, forward_query, source'
+      'No known field to update; allowed: display_name, description, price_stx, source_path, forward_query, source, output_schema, output_example'
     for (const body of [{ price: '0.02', colour: 'red' }, {}]) {
       const response = await client.patch(feed).bearerToken(owner.token).json(body)
 

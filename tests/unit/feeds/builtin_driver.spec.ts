@@ -36,6 +36,7 @@ const catalog: BuiltinFeedDefinition[] = [
     description: 'test',
     updateFrequency: '1 minute',
     cacheTtlSeconds: 60,
+    declaration: { data: { type: 'object' }, example: {} },
     adapter: async () => ({
       default: defineAdapter({
         upstreams: ['mempool'],

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { defineAdapter } from '#feeds/builtin/adapter'
-import { evmAddress } from '#feeds/builtin/query_rules'
+import { evmAddress, TOKEN_INTEL_CHAINS } from '#feeds/builtin/query_rules'
 import { round2, roundPrice } from '#feeds/builtin/rounding'
 
 /**
@@ -9,16 +9,6 @@ import { round2, roundPrice } from '#feeds/builtin/rounding'
  * over its DEX pairs as DEX Screener lists them.
  */
 
-/** DEX Screener chain ids of the EVM chains the feed accepts. */
-const TOKEN_INTEL_CHAINS = [
-  'ethereum',
-  'bsc',
-  'base',
-  'arbitrum',
-  'polygon',
-  'optimism',
-  'avalanche',
-] as const
 const TOP_PAIRS = 5
 
 const tokenRef = vine

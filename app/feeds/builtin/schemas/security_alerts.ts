@@ -1,0 +1,116 @@
+import {
+  array,
+  boolean,
+  integer,
+  nullable,
+  number,
+  object,
+  string,
+  timestamp,
+} from '#feeds/builtin/schemas/json_schema'
+import type { BuiltinDeclaration } from '#feeds/builtin/catalog'
+
+export default {
+  data: object({
+    overall_risk: string,
+    recent_incidents: array(
+      object({
+        name: string,
+        date: timestamp,
+        days_ago: number,
+        amount_usd: nullable(number),
+        returned_usd: nullable(number),
+        chains: array(string),
+        classification: nullable(string),
+        technique: nullable(string),
+        bridge_hack: boolean,
+      })
+    ),
+    high_risk_protocols: array(
+      object({
+        protocol: string,
+        category: string,
+        chain: string,
+        tvl_usd: number,
+        tvl_change_24h: number,
+        tvl_change_7d: number,
+        risk_points: number,
+        risk_level: string,
+        risk_factors: array(string),
+      })
+    ),
+    summary: object({
+      incidents_30d: integer,
+      losses_30d_usd: number,
+      incidents_90d: integer,
+      losses_90d_usd: number,
+      losses_365d_usd: number,
+      protocols_assessed: number,
+      high_risk_count: integer,
+      critical_risk_count: integer,
+    }),
+    data_source: string,
+  }),
+  example: {
+    overall_risk: 'high',
+    recent_incidents: [
+      {
+        name: 'Helix Lending',
+        date: '2026-11-23T14:10:50.000Z',
+        days_ago: 2,
+        amount_usd: 3348663,
+        returned_usd: null,
+        chains: ['Base'],
+        classification: 'Protocol Logic',
+        technique: 'Flashloan Price Oracle Attack',
+        bridge_hack: false,
+      },
+      {
+        name: 'Driftwood Swap',
+        date: '2026-11-19T14:10:50.000Z',
+        days_ago: 6,
+        amount_usd: 1830429,
+        returned_usd: null,
+        chains: ['Sonic'],
+        classification: 'Protocol Logic',
+        technique: 'Reentrancy',
+        bridge_hack: false,
+      },
+    ],
+    high_risk_protocols: [
+      {
+        protocol: 'Driftwood Swap',
+        category: 'Dexs',
+        chain: 'Sonic',
+        tvl_usd: 647494.22,
+        tvl_change_24h: -36.04,
+        tvl_change_7d: -58.95,
+        risk_points: 11,
+        risk_level: 'critical',
+        risk_factors: ['no_audit', 'listed_under_90_days'],
+      },
+      {
+        protocol: 'Tidal Yield',
+        category: 'Yield Aggregator',
+        chain: 'BSC',
+        tvl_usd: 939238.45,
+        tvl_change_24h: -28.41,
+        tvl_change_7d: -53.58,
+        risk_points: 7,
+        risk_level: 'critical',
+        risk_factors: ['no_audit', 'tvl_under_1m'],
+      },
+    ],
+    summary: {
+      incidents_30d: 5,
+      losses_30d_usd: 25053518,
+      incidents_90d: 8,
+      losses_90d_usd: 66253518,
+      losses_365d_usd: 122353518,
+      protocols_assessed: 59,
+      high_risk_count: 1,
+      critical_risk_count: 5,
+    },
+    data_source: 'DefiLlama /protocols, /hacks',
+  },
+} satisfies BuiltinDeclaration

@@ -1,0 +1,179 @@
+import { Ajv2020, type ErrorObject, type SchemaObject } from 'ajv/dist/2020.js'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
+import addFormats from 'ajv-formats'
+import { errors as vineErrors } from '@vinejs/vine'
+import { RE2JS } from 're2js'
+import { registerCodedRules } from '#core/coded_rules'
+
+/** Caps of a declared schema and of its example (docs/api.md, "Output declaration"). */
+export const OUTPUT_LIMITS = { maxBytes: 32_768, maxDepth: 32 } as const
+
+export const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema'
+
+export interface OutputProblem {
+  field: string
+  message: string
+  rule: 'invalid_output_schema' | 'output_example_mismatch'
+}
+
+registerCodedRules('invalid_output_schema', 'output_example_mismatch')
+
+/**
+ * A declared `pattern` runs on RE2 (linear time), not on the backtracking
+ * RegExp: a provider's `(a+)+$` and a crafted example cannot hang the server.
+ */
+const re2: RegExpEngine = Object.assign(
+  (pattern: string) => {
+    const compiled = RE2JS.compile(pattern)
+    // ajv shares compiled patterns by their toString.
+    return { test: (text: string) => compiled.test(text), toString: () => `re2js:${pattern}` }
+  },
+  { code: 're2js' }
+)
+
+/**
+ * One validator for every declared schema. Strict: an unknown keyword (a
+ * typo such as `properites`) or format is refused rather than ignored. No
+ * `loadSchema`, so nothing is ever fetched; the schemas compiled here are
+ * dropped again (removeSchema), so untrusted schemas do not pile up in its cache.
+ */
+const ajv = new Ajv2020({
+  strict: true,
+  strictTypes: false,
+  strictTuples: false,
+  allErrors: true,
+  logger: false,
+  code: { regExp: re2 },
+})
+addFormats.default(ajv)
+
+/** A feed's declared output as stored (Feed.outputSchema, Feed.outputExample). */
+export interface DeclaredOutput {
+  outputSchema: Record<string, unknown> | null
+  outputExample: unknown
+}
+
+const NONE: DeclaredOutput = { outputSchema: null, outputExample: null }
+
+/**
+ * The output a create or edit declares, over the feed's `current` one: a
+ * field left out keeps its value, null clears it, and clearing the schema
+ * clears the example too. Refused (422, field errors) unless the schema is
+ * a valid declaration and the example matches it.
+ */
+export function declaredOutput(
+  fields: { output_schema?: unknown; output_example?: unknown },
+  current: DeclaredOutput = NONE,
+  prefix = ''
+): DeclaredOutput {
+  const schema = fields.output_schema === undefined ? current.outputSchema : fields.output_schema
+  const example =
+    fields.output_example !== undefined
+      ? fields.output_example
+      : fields.output_schema === null
+        ? null
+        : current.outputExample
+  if (schema === null) {
+    if (example === null || example === undefined) return NONE
+    throw new vineErrors.E_VALIDATION_ERROR([
+      {
+        field: `${prefix}output_example`,
+        message: 'output_example needs an output_schema to match',
+        rule: 'output_example_mismatch',
+      },
+    ])
+  }
+  const problems = outputProblems(schema, example, prefix)
+  if (problems.length > 0) throw new vineErrors.E_VALIDATION_ERROR(problems)
+  return { outputSchema: schema as Record<string, unknown>, outputExample: example ?? null }
+}
+
+/**
+ * Checks a declared schema of `data` and, if given, its example: size and
+ * depth caps, a valid 2020-12 schema (meta-schema and strict compilation),
+ * references inside the document only (`#…`, no `$id`), and the example
+ * valid against it. Returns the problems, empty when both are fine.
+ */
+export function outputProblems(schema: unknown, example: unknown, prefix = ''): OutputProblem[] {
+  const schemaField = `${prefix}output_schema`
+  const exampleField = `${prefix}output_example`
+  const refuse = (message: string): OutputProblem[] => [
+    { field: schemaField, message: `output_schema ${message}`, rule: 'invalid_output_schema' },
+  ]
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return refuse('must be a JSON Schema object')
+  }
+  const sizeProblem = capProblem(schema)
+  if (sizeProblem) return refuse(sizeProblem)
+  const outside = outsideReference(schema)
+  if (outside) return refuse(outside)
+  let validate
+  try {
+    if (!ajv.validateSchema(schema)) {
+      return refuse(`is not a valid JSON Schema (2020-12): ${describe(ajv.errors, 'schema')}`)
+    }
+    validate = ajv.compile(schema)
+  } catch (error) {
+    return refuse(`is not usable: ${(error as Error).message}`)
+  } finally {
+    ajv.removeSchema(schema)
+  }
+  if (example === undefined || example === null) return []
+  const exampleProblem = capProblem(example)
+  const mismatch = exampleProblem
+    ? `output_example ${exampleProblem}`
+    : validate(example)
+      ? null
+      : `output_example does not match output_schema: ${describe(validate.errors, 'output_example')}`
+  return mismatch
+    ? [{ field: exampleField, message: mismatch, rule: 'output_example_mismatch' }]
+    : []
+}
+
+/** Validates `value` against a schema known to be good (a built-in's, or one checked above). */
+export function matchesSchema(schema: SchemaObject, value: unknown) {
+  const validate = ajv.compile(schema)
+  ajv.removeSchema(schema)
+  const valid = validate(value)
+  return { valid, errors: valid ? null : describe(validate.errors, 'value') }
+}
+
+function describe(errors: ErrorObject[] | null | undefined, dataVar: string) {
+  return ajv.errorsText(errors?.slice(0, 5), { dataVar })
+}
+
+function capProblem(value: unknown) {
+  if (Buffer.byteLength(JSON.stringify(value)) > OUTPUT_LIMITS.maxBytes) {
+    return `is larger than ${OUTPUT_LIMITS.maxBytes} bytes of JSON`
+  }
+  if (depthOf(value) > OUTPUT_LIMITS.maxDepth) {
+    return `nests deeper than ${OUTPUT_LIMITS.maxDepth} levels`
+  }
+  return null
+}
+
+function depthOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0
+  let deepest = 0
+  for (const item of Object.values(value)) deepest = Math.max(deepest, depthOf(item))
+  return deepest + 1
+}
+
+/**
+ * A reference that leaves the schema (`$ref`/`$dynamicRef` not starting with
+ * `#`), or an `$id` (which would rebase them): a declaration must stand alone.
+ */
+function outsideReference(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item === 'string') {
+      if ((key === '$ref' || key === '$dynamicRef') && !item.startsWith('#')) {
+        return `may only refer inside itself ("#/$defs/…"), not to ${JSON.stringify(item.slice(0, 100))}`
+      }
+      if (key === '$id') return 'may not set $id: a declaration stands alone'
+    }
+    const found = outsideReference(item)
+    if (found) return found
+  }
+  return null
+}
