@@ -5,7 +5,8 @@ import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
 
 /**
  * Run every minute (the scheduler): polls each Hosted Mirror feed that is
- * due into its stored snapshot. Safe on several instances at once.
+ * due into its stored snapshot, owner wallet by owner wallet in turn, for at
+ * most `polling.runSeconds`. Safe on several instances at once.
  */
 export default class MirrorsPoll extends BaseCommand {
   static commandName = 'mirrors:poll'
@@ -17,7 +18,7 @@ export default class MirrorsPoll extends BaseCommand {
     const config = this.app.config.get<FeedsConfig>('feeds').polling ?? DEFAULT_POLLING
     const summary = await poller.run(config)
     this.logger.info(
-      `mirrors polled: ${summary.polled} (${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)`
+      `mirrors polled: ${summary.polled} (${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)${summary.outOfTime ? '; out of time, the next run polls the rest' : ''}`
     )
   }
 }

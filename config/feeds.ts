@@ -62,10 +62,15 @@ export default defineConfig({
     manual_upload: sources.received({ name: 'manual_upload', via: 'upload', maxBytes: 1_048_576 }),
   },
   cache: { maxEntries: 1_000 },
-  /** Hosted Mirror: versions kept per feed; `mirrors:poll` batch, parallel polls, claim lease. */
+  /** Hosted Mirror: versions kept per feed. */
   snapshots: { keep: 10 },
   /** webhook_push: how far (seconds) a push's X-Tollbooth-Timestamp may be from our clock. */
   push: { toleranceSeconds: 300 },
-  polling: { batchSize: 100, concurrency: 8, leaseSeconds: 60 },
+  /**
+   * `mirrors:poll` (every minute): claims 50 due feeds at a time, polls 10 at once, stops
+   * claiming 45 s into a run (the next run goes on). A claimed feed waits at most
+   * batchSize / concurrency × the 5 s source timeout (25 s): keep that below leaseSeconds.
+   */
+  polling: { batchSize: 50, concurrency: 10, leaseSeconds: 60, runSeconds: 45, earlySeconds: 5 },
   directory: { ttlMs: 1_000, maxEntries: 10_000 },
 })

@@ -19,6 +19,13 @@ const providersConfig = defineConfig({
    * did not mean before money leaves (docs/api.md, "Withdrawal wallet").
    */
   withdrawalWalletHoldMs: 24 * 60 * 60_000,
+  /**
+   * Feed caps (docs/operations.md#feed-limits). The polled cap bounds each
+   * owner's share of mirrors:poll's work: 100 polled feeds × 50 owners is
+   * what bench/mirror_polling.bench.ts measures. A mode switch lists up to
+   * liveFeedsPerProvider feeds.
+   */
+  feedLimits: { liveFeedsPerProvider: 100, liveFeedsPerOwner: 250, polledFeedsPerOwner: 100 },
 })
 
 export default providersConfig

@@ -164,6 +164,12 @@ export const ERROR_CODES = {
     meaning: 'a Partner Bridge route of a provider in Hosted Mirror mode',
   },
   no_feeds: { status: 409, in: ERROR, meaning: 'the handshake test needs a feed to probe' },
+  feed_limit_reached: {
+    status: 409,
+    in: ERROR,
+    meaning:
+      'the change would take a feed count past its cap — live feeds per provider, live feeds per owner wallet, or active polled feeds per owner wallet (docs/operations.md#feed-limits); the message names the limit. Delete or pause a feed first',
+  },
   handle_reserved: {
     status: 422,
     in: ERROR,

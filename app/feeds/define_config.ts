@@ -20,15 +20,21 @@ export interface FeedsConfig {
   snapshots?: { keep: number }
   /** webhook_push: the accepted distance of a push's timestamp from our clock (default 300 s). */
   push?: { toleranceSeconds: number }
-  /** `mirrors:poll`: feeds claimed per run, polled at most `concurrency` at a time. */
+  /** `mirrors:poll`: how a run claims and polls the due feeds (docs/hosted-mirror.md#polling). */
   polling?: MirrorPollingConfig
 }
 
 export interface MirrorPollingConfig {
+  /** Feeds claimed at a time; the next batch is claimed when this one is all under way. */
   batchSize: number
+  /** Polls in flight at once. */
   concurrency: number
   /** A claimed feed is not due again for this long while its poll runs (a crashed poller's lease ends). */
   leaseSeconds: number
+  /** A run stops claiming this long after it started (the next run continues), so it ends before the next one. */
+  runSeconds: number
+  /** A feed due this soon after a run starts is polled by that run: runs start a little late or early. */
+  earlySeconds: number
 }
 
 export function defineConfig(config: FeedsConfig): FeedsConfig {

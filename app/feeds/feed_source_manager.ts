@@ -27,6 +27,16 @@ export class FeedSourceManager {
       .map(([name]) => name)
   }
 
+  /** The names of the drivers that poll their source (`mirrors:poll`); creates every driver. */
+  async polledNames(): Promise<string[]> {
+    const polled: string[] = []
+    for (const name of this.names()) {
+      const driver = await this.use(name)
+      if (driver.poll) polled.push(name)
+    }
+    return polled
+  }
+
   use(name: string): Promise<FeedSourceDriver> {
     const cached = this.#drivers.get(name)
     if (cached) return cached

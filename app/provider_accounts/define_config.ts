@@ -9,8 +9,19 @@ export interface ManifestConfig {
   cacheMaxEntries: number
 }
 
+/** How many feeds one provider, and one owner wallet across its providers, may have. */
+export interface FeedLimits {
+  /** Live (active or paused, not deleted) feeds of one provider. */
+  liveFeedsPerProvider: number
+  /** Live feeds of all the providers one wallet owns. */
+  liveFeedsPerOwner: number
+  /** Active feeds with a polled source (mirrors:poll fetches them) across one wallet's providers. */
+  polledFeedsPerOwner: number
+}
+
 export interface ProvidersConfigValues {
   manifest: ManifestConfig
+  feedLimits: FeedLimits
   /** How long withdrawals wait after a wallet other than the owner wallet is linked (first link or change). */
   withdrawalWalletHoldMs: number
 }

@@ -42,3 +42,9 @@ export const E_MODE_UNCHANGED = defineError<[mode: string]>(
   'mode_unchanged',
   'The provider is already in %s mode'
 )
+
+/** A feed cap of config/providers.ts (`feedLimits`); the argument names the limit. */
+export const E_FEED_LIMIT_REACHED = defineError<[limit: string]>(
+  'feed_limit_reached',
+  'Feed limit reached: %s'
+)

@@ -3,6 +3,7 @@ import { challengeNonce, challengeSignature, stacksWalletAddress } from '#auth/v
 import type { Microstx } from '#ledger/money'
 import {
   anyKnownField,
+  atMostLiveFeedsPerProvider,
   handleRule,
   partnerEndpointRule,
   plainText,
@@ -107,7 +108,7 @@ export const switchModeValidator = vine.create({
   partner_endpoint: vine.string().maxLength(2048).use(partnerEndpointRule()).optional(),
   feeds: vine
     .array(vine.object({ slug: vine.string().regex(FEED_SLUG), ...sourceFields }))
-    .maxLength(100)
+    .use(atMostLiveFeedsPerProvider())
     .optional(),
 })
 

@@ -81,12 +81,15 @@ export async function expectStatus(request: PromiseLike<ApiResponse>, status: nu
 }
 
 /** A provider row without going through the API (for ledger and model tests). */
-export function createProviderRow(handle = `p-${Math.random().toString(36).slice(2, 10)}`) {
+export function createProviderRow(
+  handle = `p-${Math.random().toString(36).slice(2, 10)}`,
+  ownerWallet = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
+) {
   return Provider.create({
     handle,
     displayName: handle,
     integrationMode: 'hosted_mirror',
-    ownerWallet: 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5',
+    ownerWallet,
     custodialAddress: 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG',
     custodialKeyEncrypted: 'not-a-real-key',
     status: 'active',

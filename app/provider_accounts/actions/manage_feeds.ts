@@ -9,6 +9,7 @@ import Feed from '#models/feed'
 import { newFeed } from '#provider_accounts/new_feed'
 import type Provider from '#models/provider'
 import { E_SLUG_TAKEN } from '#provider_accounts/exceptions'
+import { FeedCaps } from '#provider_accounts/feed_caps'
 import { FeedSourceChange } from '#provider_accounts/feed_source_change'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { liveFeedOf, ownedProvider } from '#provider_accounts/provider_access'
@@ -18,8 +19,8 @@ import type { FeedInput, FeedUpdate } from '#provider_accounts/validators'
 /**
  * A provider's feeds: create, edit, pause/resume, delete. Every change runs
  * with the provider row locked, re-checking ownership inside the
- * transaction. Deleting keeps the row (payments and history point at it) and
- * frees the slug.
+ * transaction; those that can add to a feed count are held to the feed caps.
+ * Deleting keeps the row (payments and history point at it) and frees the slug.
  */
 @inject()
 export class ManageFeeds {
@@ -27,7 +28,8 @@ export class ManageFeeds {
     private feedSources: FeedSources,
     private directory: FeedDirectory,
     private cache: FeedCache,
-    private sourceChange: FeedSourceChange
+    private sourceChange: FeedSourceChange,
+    private caps: FeedCaps
   ) {}
 
   /** The provider's live (not deleted) feeds, oldest first. */
@@ -45,7 +47,7 @@ export class ManageFeeds {
       const source = await this.feedSources.resolve(provider.integrationMode, input)
       try {
         const { feed, pushSecret } = newFeed(provider.id, input, source, output)
-        await feed.useTransaction(trx).save()
+        await this.caps.guard(provider.ownerWallet, trx, () => feed.useTransaction(trx).save())
         if (provider.status === 'pending') {
           provider.status = 'active'
           await provider.useTransaction(trx).save()
@@ -80,7 +82,9 @@ export class ManageFeeds {
           forward_query: patch.forward_query ?? (current.forward_query as string[] | undefined),
           source: patch.source,
         })
-        pushSecret = await this.sourceChange.apply(feed, source, trx)
+        pushSecret = await this.caps.guard(provider.ownerWallet, trx, () =>
+          this.sourceChange.apply(feed, source, trx)
+        )
       } else {
         await feed.useTransaction(trx).save()
       }
@@ -94,7 +98,7 @@ export class ManageFeeds {
     return this.#change(providerId, wallet, async (provider, trx) => {
       const feed = await liveFeedOf(provider, slug, trx)
       feed.status = active ? 'active' : 'paused'
-      await feed.useTransaction(trx).save()
+      await this.caps.guard(provider.ownerWallet, trx, () => feed.useTransaction(trx).save())
       return { provider, feed }
     })
   }

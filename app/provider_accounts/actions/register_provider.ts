@@ -8,6 +8,7 @@ import { declaredOutput } from '#feeds/output_schema'
 import Provider from '#models/provider'
 import { generateCustodialWallet } from '#provider_accounts/custodial_wallet'
 import { E_HANDLE_TAKEN } from '#provider_accounts/exceptions'
+import { FeedCaps } from '#provider_accounts/feed_caps'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
 import { newFeed } from '#provider_accounts/new_feed'
@@ -18,14 +19,16 @@ import type { RegistrationInput } from '#provider_accounts/validators'
  * The registration wizard as one request: the provider, owned forever by the
  * signing wallet, and optionally its first feed (then it is active at once).
  * Partner Bridge providers get their secret in this answer only, as does a
- * first feed that takes webhook pushes its push secret.
+ * first feed that takes webhook pushes its push secret. The first feed
+ * counts towards the owner wallet's feed caps.
  */
 @inject()
 export class RegisterProvider {
   constructor(
     private feedSources: FeedSources,
     private directory: FeedDirectory,
-    private chain: ChainConfig
+    private chain: ChainConfig,
+    private caps: FeedCaps
   ) {}
 
   async execute(ownerWallet: string, input: RegistrationInput) {
@@ -73,7 +76,9 @@ export class RegisterProvider {
           input.feed && source && output
             ? newFeed(created.id, input.feed, source, output)
             : undefined
-        await first?.feed.useTransaction(trx).save()
+        if (first) {
+          await this.caps.guard(ownerWallet, trx, () => first.feed.useTransaction(trx).save())
+        }
         return { provider: created, feed: first?.feed, pushSecret: first?.pushSecret }
       })
       this.directory.forget()

@@ -8,6 +8,7 @@ import { E_MODE_UNCHANGED } from '#provider_accounts/exceptions'
 import { FeedSourceChange } from '#provider_accounts/feed_source_change'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
+import { FeedCaps } from '#provider_accounts/feed_caps'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
 import { ownedProvider } from '#provider_accounts/provider_access'
 import type { ModeSwitchInput } from '#provider_accounts/validators'
@@ -15,7 +16,8 @@ import type { ModeSwitchInput } from '#provider_accounts/validators'
 /**
  * Partner Bridge ↔ Hosted Mirror. The provider keeps its id, handle, feeds,
  * revenue and history; every live feed gets the new mode's source settings
- * (all given in the same request, validated before anything changes).
+ * (all given in the same request, validated before anything changes; the
+ * active ones that become polled count towards the owner's polled-feed cap).
  * Leaving Partner Bridge revokes the secret; entering it issues a new one,
  * shown once in the answer, as are the push secrets of feeds that now take
  * webhook pushes and had none (a feed keeps its push secret across switches).
@@ -27,7 +29,8 @@ export class SwitchIntegrationMode {
     private feeds: ManageFeeds,
     private directory: FeedDirectory,
     private cache: FeedCache,
-    private sourceChange: FeedSourceChange
+    private sourceChange: FeedSourceChange,
+    private caps: FeedCaps
   ) {}
 
   async execute(providerId: string, wallet: string, input: ModeSwitchInput) {
@@ -71,10 +74,12 @@ export class SwitchIntegrationMode {
       provider.hmacSecretIssuedAt = secret ? DateTime.now() : null
       await provider.useTransaction(trx).save()
       const pushSecrets: Record<string, string> = {}
-      for (const [index, feed] of liveFeeds.entries()) {
-        const pushSecret = await this.sourceChange.apply(feed, sources[index], trx)
-        if (pushSecret) pushSecrets[feed.slug] = pushSecret
-      }
+      await this.caps.guard(provider.ownerWallet, trx, async () => {
+        for (const [index, feed] of liveFeeds.entries()) {
+          const pushSecret = await this.sourceChange.apply(feed, sources[index], trx)
+          if (pushSecret) pushSecrets[feed.slug] = pushSecret
+        }
+      })
       return { provider, feeds: liveFeeds, hmacSecret: secret?.secret, pushSecrets }
     })
     this.directory.forget()
