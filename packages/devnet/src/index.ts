@@ -93,7 +93,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     if (block.txids.length > 0) await save()
     return block
   }
-  const producer = new BlockProducer(options.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS, () => {
+  // null means manual: only a missing blockTimeMs takes the default.
+  const blockTime = options.blockTimeMs === undefined ? DEFAULT_BLOCK_TIME_MS : options.blockTimeMs
+  const producer = new BlockProducer(blockTime, () => {
     mineBlock().catch((error: unknown) => {
       process.emitWarning(`the devnet could not save its chain to ${file?.path}: ${error}`)
     })
