@@ -94,12 +94,14 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     return block
   }
   // null means manual: only a missing blockTimeMs takes the default.
-  const blockTime = options.blockTimeMs === undefined ? DEFAULT_BLOCK_TIME_MS : options.blockTimeMs
-  const producer = new BlockProducer(blockTime, () => {
-    mineBlock().catch((error: unknown) => {
-      process.emitWarning(`the devnet could not save its chain to ${file?.path}: ${error}`)
-    })
-  })
+  const producer = new BlockProducer(
+    options.blockTimeMs === undefined ? DEFAULT_BLOCK_TIME_MS : options.blockTimeMs,
+    () => {
+      mineBlock().catch((error: unknown) => {
+        process.emitWarning(`the devnet could not save its chain to ${file?.path}: ${error}`)
+      })
+    }
+  )
 
   // Answered once saved: a txid the caller was given is never lost by a crash.
   const submit = async (bytes: Uint8Array): Promise<AdmissionResult> => {
