@@ -18,7 +18,9 @@ export default class EmbeddedPostgresProvider {
     const logger = await this.app.container.make('logger')
     this.#server = new EmbeddedPostgresServer(config, (message) => logger.info(message))
     const port = await this.#server.start()
-    this.app.config.set('database.connections.postgres.connection.port', port)
+    for (const name of Object.keys(this.app.config.get<object>('database.connections'))) {
+      this.app.config.set(`database.connections.${name}.connection.port`, port)
+    }
   }
 
   async shutdown() {
