@@ -16,8 +16,11 @@ import type { HttpContext } from '@adonisjs/core/http'
 import limiter from '@adonisjs/limiter/services/main'
 import type { RateLimitName, RateLimitsConfig } from '#config/rate_limits'
 
-/** Longer than any handle or feed slug: two feeds never share a key, and an overlong path names no feed. */
-const MAX_NAME_IN_KEY = 64
+/**
+ * Longer than any address, handle or feed slug: two clients or feeds never
+ * share a key, and the key fits the table whatever a path or header says.
+ */
+const MAX_KEY_PART = 64
 
 function throttled(name: RateLimitName, keyOf: (ctx: HttpContext) => string) {
   return limiter.define(name, (ctx) => {
@@ -34,10 +37,10 @@ function throttled(name: RateLimitName, keyOf: (ctx: HttpContext) => string) {
   })
 }
 
-const byAddress = ({ request }: HttpContext) => `ip_${request.ip()}`
+const part = (value: unknown) => String(value).slice(0, MAX_KEY_PART)
+const byAddress = ({ request }: HttpContext) => `ip_${part(request.ip())}`
 const byUser = ({ auth }: HttpContext) => `user_${auth.getUserOrFail().id}`
-const byFeed = ({ params }: HttpContext) =>
-  `feed_${String(params.handle).slice(0, MAX_NAME_IN_KEY)}/${String(params.slug).slice(0, MAX_NAME_IN_KEY)}`
+const byFeed = ({ params }: HttpContext) => `feed_${part(params.handle)}/${part(params.slug)}`
 
 export const throttle = {
   signIn: throttled('signIn', byAddress),

@@ -187,6 +187,22 @@ test.group('Rate limits', (group) => {
     behindTrustedProxy.assertStatus(200)
   })
 
+  test('an overlong forwarded address or push path is still counted and answered, never a 500', async ({
+    client,
+    assert,
+  }) => {
+    restore.push(trustLoopbackProxy())
+    const wallet = walletOf(randomPrivateKey())
+
+    const nonce = await askNonce(client, wallet, 'x'.repeat(2_000))
+    const push = await rawCall('POST', `/ingest/${'x'.repeat(2_000)}/${'z'.repeat(2_000)}`, {
+      body: '{}',
+    })
+
+    nonce.assertStatus(200)
+    assert.equal(push.status, 404)
+  })
+
   test('{route}: a signed-in wallet is refused past its limit, another wallet is still served')
     .with(SIGNED_IN_ROUTES)
     .run(async ({ client, assert }, { limit, send }) => {
