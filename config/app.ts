@@ -1,5 +1,6 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
+import proxyAddr from 'proxy-addr'
 import { defineConfig } from '@adonisjs/core/http'
 import { answerBadUrl } from '#core/malformed_requests'
 
@@ -7,13 +8,16 @@ import { answerBadUrl } from '#core/malformed_requests'
  * The HTTP server. Request ids come from a valid incoming `x-request-id`
  * or are generated (see app/middleware/request_id_middleware.ts); a URL the
  * router cannot decode is answered in JSON too (app/core/malformed_requests.ts).
+ * The client address (`request.ip()`, which rate limits are keyed by) is the
+ * connection's peer, or the X-Forwarded-For hop before the trusted proxies
+ * when TRUSTED_PROXIES lists them (docs/operations.md); none are by default.
  */
 export const http = defineConfig({
   generateRequestId: true,
   onBadUrl: answerBadUrl,
   allowMethodSpoofing: false,
   useAsyncLocalStorage: false,
-  trustProxy: () => false,
+  trustProxy: proxyAddr.compile(env.get('TRUSTED_PROXIES') ?? []),
   cookie: {
     domain: '',
     path: '/',

@@ -9,25 +9,39 @@ import embeddedPostgres from '#config/embedded_postgres'
  */
 const databaseUrl = env.get('DATABASE_URL')
 
+function server() {
+  return databaseUrl
+    ? { connectionString: databaseUrl }
+    : {
+        host: '127.0.0.1',
+        port: embeddedPostgres.port,
+        user: embeddedPostgres.user,
+        password: embeddedPostgres.password,
+        database: embeddedPostgres.database,
+      }
+}
+
 const dbConfig = defineConfig({
   connection: 'postgres',
   connections: {
     postgres: {
       client: 'pg',
-      connection: databaseUrl
-        ? { connectionString: databaseUrl }
-        : {
-            host: '127.0.0.1',
-            port: embeddedPostgres.port,
-            user: embeddedPostgres.user,
-            password: embeddedPostgres.password,
-            database: embeddedPostgres.database,
-          },
+      connection: server(),
       pool: { min: 0, max: env.get('DB_POOL_MAX') ?? 10 },
       migrations: {
         naturalSort: true,
         paths: ['database/migrations'],
       },
+    },
+    /**
+     * The rate limiter's counters (config/limiter.ts), on the same server: its
+     * own small pool, so a count is committed at once whatever the request's
+     * transaction does, and a busy app pool never delays the refusal of a flood.
+     */
+    limiter: {
+      client: 'pg',
+      connection: server(),
+      pool: { min: 0, max: 4 },
     },
   },
 })

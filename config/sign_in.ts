@@ -17,6 +17,12 @@ export const signInConfig = {
   sessionTtlMs: 12 * 60 * 60_000,
   /** The statement line of the message a wallet signs to sign in. */
   statement: 'Sign in to Tollbooth with your Stacks wallet.',
+  /**
+   * `challenges:sweep` (hourly) deletes challenges this long past their expiry
+   * (until then a late answer is told `challenge_expired`, not
+   * `challenge_not_found`), at most `batchSize` rows per statement.
+   */
+  sweep: { keepExpiredMs: 24 * 60 * 60_000, batchSize: 1_000 },
 }
 
 export const MAX_CHALLENGE_TTL_MS = 10 * 60_000
@@ -25,4 +31,5 @@ if (!(signInConfig.challengeTtlMs > 0 && signInConfig.challengeTtlMs <= MAX_CHAL
   throw new Error('signInConfig.challengeTtlMs must be more than 0 and at most 10 minutes')
 }
 
+export type SignInConfig = typeof signInConfig
 export default signInConfig

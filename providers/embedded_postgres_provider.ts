@@ -21,7 +21,9 @@ export default class EmbeddedPostgresProvider {
     const { EmbeddedPostgresServer } = await import('#core/embedded_postgres_server')
     this.#server = new EmbeddedPostgresServer(config, (message) => logger.info(message))
     const port = await this.#server.start()
-    this.app.config.set('database.connections.postgres.connection.port', port)
+    for (const name of Object.keys(this.app.config.get<object>('database.connections'))) {
+      this.app.config.set(`database.connections.${name}.connection.port`, port)
+    }
   }
 
   async shutdown() {

@@ -15,6 +15,7 @@ import {
   memoPrefix,
   optional,
   privateKey,
+  proxyList,
   requiredIn,
   stacksNetwork,
   url,
@@ -40,6 +41,7 @@ export default await Env.create(new URL('../', import.meta.url), {
     'silent',
   ] as const),
   LOG_FILE: Env.schema.string.optional(),
+  TRUSTED_PROXIES: optional(proxyList),
 
   APP_KEY: requiredIn(nodeEnv, everywhere, appKey),
 

@@ -13,3 +13,4 @@ import scheduler from 'adonisjs-scheduler/services/main'
 scheduler.command('payments:reconcile').everyMinute().withoutOverlapping()
 scheduler.command('withdrawals:confirm').everyMinute().withoutOverlapping()
 scheduler.command('mirrors:poll').everyMinute().withoutOverlapping()
+scheduler.command('challenges:sweep').hourly().withoutOverlapping()

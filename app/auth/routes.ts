@@ -1,5 +1,6 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { throttle } from '#start/limiter'
 
 const IssueNonceController = () => import('#auth/controllers/issue_nonce_controller')
 const VerifySignInController = () => import('#auth/controllers/verify_sign_in_controller')
@@ -8,8 +9,8 @@ const ShowMeController = () => import('#auth/controllers/show_me_controller')
 
 router
   .group(() => {
-    router.post('nonce', [IssueNonceController, 'handle']).as('nonce')
-    router.post('verify', [VerifySignInController, 'handle']).as('verify')
+    router.post('nonce', [IssueNonceController, 'handle']).as('nonce').use(throttle.signIn)
+    router.post('verify', [VerifySignInController, 'handle']).as('verify').use(throttle.signIn)
     router
       .group(() => {
         router.post('logout', [LogoutController, 'handle']).as('logout')

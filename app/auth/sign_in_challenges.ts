@@ -49,16 +49,14 @@ export interface RedeemOptions {
   client?: QueryClientContract
 }
 
-/** Challenges are deleted a day after they expire (pruned while issuing new ones). */
-const KEEP_EXPIRED_MS = 24 * 60 * 60_000
-
 /**
  * Single-use signed-message challenges (ARCHITECTURE §7). A challenge stores
  * the exact message issued and the origin (domain, URI, chain id) it was
  * issued for; redeeming it checks that origin against the current config,
  * recovers the signer from the signature, and consumes the nonce with one
  * conditional UPDATE, so of two concurrent redemptions exactly one succeeds.
- * Every time check reads the injected Clock.
+ * Every time check reads the injected Clock. Expired challenges are deleted
+ * by the `challenges:sweep` job (expired_challenges.ts).
  */
 @inject()
 export class SignInChallenges {
@@ -96,10 +94,6 @@ export class SignInChallenges {
       issued_at: issuedAt,
       expires_at: expiresAt,
     })
-    await this.db
-      .from('auth_challenges')
-      .where('expires_at', '<', new Date(issuedAt.getTime() - KEEP_EXPIRED_MS))
-      .delete()
 
     return { nonce, message, expiresAt }
   }

@@ -1,3 +1,5 @@
+import proxyAddr from 'proxy-addr'
+
 /**
  * Validators for start/env.ts. Each one receives the variable's name and raw
  * value and returns the parsed value or throws an Error whose message is the
@@ -66,4 +68,22 @@ export const memoPrefix: Rule<string> = (key, value = '') => {
   throw new Error(
     `${key} must be 1 to 20 lowercase letters or digits (the memo is capped at 34 bytes)`
   )
+}
+
+/**
+ * The load balancers in front (TRUSTED_PROXIES): comma-separated addresses,
+ * CIDR ranges or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`.
+ */
+export const proxyList: Rule<string[]> = (key, value = '') => {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  if (entries.length === 0) throw new Error(`${key} must list at least one address or range`)
+  try {
+    proxyAddr.compile(entries)
+  } catch (error) {
+    throw new Error(`${key} must list addresses or CIDR ranges: ${(error as Error).message}`)
+  }
+  return entries
 }

@@ -1,6 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { HttpError } from '@adonisjs/core/types/http'
+import { errors as limiterErrors } from '@adonisjs/limiter'
 import { isCodedRule } from '#core/coded_rules'
 import { declaredCodeOf, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from '#core/error_codes'
 import { PaidCallFailure, setPaymentResponse } from '#payments/paid_call_response'
@@ -15,7 +16,8 @@ type ValidationMessage = { field: string; message: string; rule: string }
  * The only place errors become HTTP responses. Every error is JSON:
  * `{error: {code, message, fields?}}` with a stable snake_case code derived
  * from the exception's E_ code, declared in app/core/error_codes.ts with the
- * `Retry-After` it carries. An error thrown after a payment header decoded
+ * `Retry-After` it carries (a rate limit's: the seconds left in its window).
+ * An error thrown after a payment header decoded
  * comes wrapped in a PaidCallFailure with its x402 `payment-response`.
  * Server errors never expose their message, stack or a library's error code:
  * the body names the request id, and the detail is logged with it (the base
@@ -33,6 +35,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const code = declaredCodeOf(error)
     const retryAfter = code && (ERROR_CODES[code] as ErrorCodeEntry).retryAfterSeconds
     if (retryAfter) ctx.response.header('retry-after', String(retryAfter))
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+      // The library's own rendering has another shape: ours, with its Retry-After.
+      ctx.response.header('retry-after', String(Math.max(1, error.response.availableIn)))
+      return this.renderError(error, ctx)
+    }
     const encoding = contentEncodingRefusal(error)
     if (encoding) {
       ctx.response.status(encoding.status).send({ error: encoding.error })

@@ -1,4 +1,5 @@
 import router from '@adonisjs/core/services/router'
+import { throttle } from '#start/limiter'
 
 const ListRegistryFeedsController = () =>
   import('#feeds/controllers/list_registry_feeds_controller')
@@ -7,4 +8,7 @@ router.get('/registry/feeds', [ListRegistryFeedsController, 'handle']).as('regis
 
 const IngestPushController = () => import('#feeds/controllers/ingest_push_controller')
 
-router.post('/ingest/:handle/:slug', [IngestPushController, 'handle']).as('ingest.push')
+router
+  .post('/ingest/:handle/:slug', [IngestPushController, 'handle'])
+  .as('ingest.push')
+  .use(throttle.ingest)

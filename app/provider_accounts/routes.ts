@@ -1,5 +1,6 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { throttle } from '#start/limiter'
 
 const ProviderAccountsController = () =>
   import('#provider_accounts/controllers/provider_accounts_controller')
@@ -24,32 +25,52 @@ const HandleAvailabilityController = () =>
 /** Owner routes: a bearer session of the wallet that registered the provider. */
 router
   .group(() => {
-    router.post('/providers', [ProviderAccountsController, 'store']).as('providers.store')
+    router
+      .post('/providers', [ProviderAccountsController, 'store'])
+      .as('providers.store')
+      .use(throttle.registration)
     router.get('/me/providers', [ProviderAccountsController, 'mine']).as('providers.mine')
     router
       .group(() => {
         router.get('/', [ProviderAccountsController, 'show']).as('show')
         router.patch('/', [ProviderAccountsController, 'update']).as('update')
         router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
-        router.post('/feeds', [ProviderFeedsController, 'store']).as('feeds.store')
+        router
+          .post('/feeds', [ProviderFeedsController, 'store'])
+          .as('feeds.store')
+          .use(throttle.feedChanges)
         router.get('/feeds/:slug', [ProviderFeedsController, 'show']).as('feeds.show')
-        router.patch('/feeds/:slug', [ProviderFeedsController, 'update']).as('feeds.update')
+        router
+          .patch('/feeds/:slug', [ProviderFeedsController, 'update'])
+          .as('feeds.update')
+          .use(throttle.feedChanges)
         router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')
-        router.patch('/feeds/:slug/state', [ProviderFeedsController, 'setState']).as('feeds.state')
+        router
+          .patch('/feeds/:slug/state', [ProviderFeedsController, 'setState'])
+          .as('feeds.state')
+          .use(throttle.feedChanges)
         router.post('/feeds/:slug/upload', [FeedSourceController, 'upload']).as('feeds.upload')
         router
           .post('/feeds/:slug/source/test', [FeedSourceController, 'test'])
           .as('feeds.source_test')
+          .use(throttle.sourceTests)
         router
           .post('/feeds/:slug/push-secret/rotate', [FeedSourceController, 'rotate'])
           .as('feeds.push_secret.rotate')
         router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode')
         router.post('/hmac/rotate', [PartnerBridgeController, 'rotate']).as('hmac.rotate')
-        router.post('/hmac/test', [PartnerBridgeController, 'test']).as('hmac.test')
+        router
+          .post('/hmac/test', [PartnerBridgeController, 'test'])
+          .as('hmac.test')
+          .use(throttle.hmacTests)
         router
           .post('/link-wallet/nonce', [LinkWalletNonceController, 'handle'])
           .as('link_wallet.nonce')
-        router.post('/link-wallet', [LinkWithdrawalWalletController, 'handle']).as('link_wallet')
+          .use(throttle.walletLinking)
+        router
+          .post('/link-wallet', [LinkWithdrawalWalletController, 'handle'])
+          .as('link_wallet')
+          .use(throttle.walletLinking)
       })
       .prefix('/providers/id/:id')
       .as('providers.owned')

@@ -1,5 +1,6 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { throttle } from '#start/limiter'
 
 const RequestWithdrawalController = () =>
   import('#withdrawals/controllers/request_withdrawal_controller')
@@ -10,7 +11,10 @@ const ShowWithdrawalController = () => import('#withdrawals/controllers/show_wit
 /** The owner's money out: a bearer session of the wallet that registered the provider. */
 router
   .group(() => {
-    router.post('withdraw', [RequestWithdrawalController, 'handle']).as('withdraw')
+    router
+      .post('withdraw', [RequestWithdrawalController, 'handle'])
+      .as('withdraw')
+      .use(throttle.withdrawals)
     router.get('withdrawals', [ListWithdrawalsController, 'handle']).as('withdrawals')
     router
       .get('withdrawals/:withdrawal_id', [ShowWithdrawalController, 'handle'])

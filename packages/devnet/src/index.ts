@@ -93,11 +93,15 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     if (block.txids.length > 0) await save()
     return block
   }
-  const producer = new BlockProducer(options.blockTimeMs ?? DEFAULT_BLOCK_TIME_MS, () => {
-    mineBlock().catch((error: unknown) => {
-      process.emitWarning(`the devnet could not save its chain to ${file?.path}: ${error}`)
-    })
-  })
+  // null means manual: only a missing blockTimeMs takes the default.
+  const producer = new BlockProducer(
+    options.blockTimeMs === undefined ? DEFAULT_BLOCK_TIME_MS : options.blockTimeMs,
+    () => {
+      mineBlock().catch((error: unknown) => {
+        process.emitWarning(`the devnet could not save its chain to ${file?.path}: ${error}`)
+      })
+    }
+  )
 
   // Answered once saved: a txid the caller was given is never lost by a crash.
   const submit = async (bytes: Uint8Array): Promise<AdmissionResult> => {

@@ -1,5 +1,6 @@
+import { mock } from 'node:test'
 import { test } from '@japa/runner'
-import { DEFAULT_ACCOUNT_BALANCE } from '../src/index.js'
+import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_BLOCK_TIME_MS, startDevnet } from '../src/index.js'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer, useDevnet } from '../src/testing.js'
 import { broadcastStatus, txStatus, txStatusOf } from './helpers.js'
 
@@ -151,5 +152,23 @@ test.group('Devnet mempool and mining', (group) => {
     await broadcast(devnet(), third)
     await new Promise((resolve) => setImmediate(resolve))
     assert.equal(await txStatusOf(devnet(), third.txid()), 'pending')
+  })
+})
+
+test.group('Devnet block time', () => {
+  test('started with blockTimeMs null it mines only when asked; left out, every 2 s', async ({
+    assert,
+  }) => {
+    mock.timers.enable({ apis: ['setInterval'] })
+    const manual = await startDevnet({ port: 0, blockTimeMs: null })
+    const timed = await startDevnet({ port: 0 })
+    try {
+      mock.timers.tick(3 * DEFAULT_BLOCK_TIME_MS)
+      assert.equal(manual.blockHeight(), 0)
+      assert.equal(timed.blockHeight(), 3)
+    } finally {
+      mock.timers.reset()
+      await Promise.all([manual.stop(), timed.stop()])
+    }
   })
 })

@@ -1,5 +1,13 @@
 import { test } from '@japa/runner'
-import { appKey, memoPrefix, privateKey, requiredIn, stacksNetwork, url } from '#core/env_rules'
+import {
+  appKey,
+  memoPrefix,
+  privateKey,
+  proxyList,
+  requiredIn,
+  stacksNetwork,
+  url,
+} from '#core/env_rules'
 
 test.group('Environment rules', () => {
   test('a variable required in production is refused there when missing, optional elsewhere', ({
@@ -43,6 +51,18 @@ test.group('Environment rules', () => {
       () => memoPrefix('WITHDRAWAL_MEMO_PREFIX', 'Too-Long-Prefix-For-A-Memo'),
       /WITHDRAWAL_MEMO_PREFIX/
     )
+    assert.throws(
+      () => proxyList('TRUSTED_PROXIES', '10.0.0.1, lb.internal'),
+      'TRUSTED_PROXIES must list addresses or CIDR ranges: invalid IP address: lb.internal'
+    )
+    assert.throws(
+      () => proxyList('TRUSTED_PROXIES', '10.0.0.0/33'),
+      /^TRUSTED_PROXIES must list addresses or CIDR ranges/
+    )
+    assert.throws(
+      () => proxyList('TRUSTED_PROXIES', ' , '),
+      'TRUSTED_PROXIES must list at least one address or range'
+    )
   })
 
   test('well-formed values are parsed', ({ assert }) => {
@@ -50,5 +70,10 @@ test.group('Environment rules', () => {
     assert.equal(privateKey('K', 'b'.repeat(64)), 'b'.repeat(64))
     assert.equal(url(['https'])('U', 'https://api.hiro.so/'), 'https://api.hiro.so')
     assert.equal(memoPrefix('M', 'tb'), 'tb')
+    assert.deepEqual(proxyList('P', '10.0.0.0/8, fd00::1,loopback'), [
+      '10.0.0.0/8',
+      'fd00::1',
+      'loopback',
+    ])
   })
 })

@@ -1,0 +1,51 @@
+import app from '@adonisjs/core/services/app'
+
+/**
+ * Rate limits (docs/operations.md#rate-limits): how many requests one key may
+ * make in a window, counted by @adonisjs/limiter in PostgreSQL
+ * (config/limiter.ts), so every instance counts against the same limit. A
+ * request past its limit is 429 `too_many_requests` with `Retry-After`.
+ * Read at each request (start/limiter.ts).
+ */
+export interface RateLimit {
+  requests: number
+  /** The window starts at a key's first request and lasts this long. */
+  windowSeconds: number
+}
+
+/**
+ * Under test every limit allows this many requests a window: the suites act as
+ * hundreds of clients a minute, all from 127.0.0.1, race a hundred withdrawals
+ * through one wallet and repeat one wallet's requests FUZZ_RUNS times. The
+ * limiter still counts every request; the tests of the limits set theirs low
+ * (`app.config.set('rate_limits.<name>.requests', n)`).
+ */
+const UNDER_TEST = 1_000_000
+
+function limit(requests: number, windowSeconds: number): RateLimit {
+  return { requests: app.inTest ? UNDER_TEST : requests, windowSeconds }
+}
+
+const rateLimitsConfig = {
+  /** POST /auth/nonce and POST /auth/verify together, per client address: a sign-in is one of each. */
+  signIn: limit(60, 60),
+  /** POST /providers, per signed-in wallet. */
+  registration: limit(10, 3_600),
+  /** Creating a feed, changing its settings or its state, per signed-in wallet. */
+  feedChanges: limit(60, 60),
+  /** POST …/feeds/:slug/source/test (fetches the source), per signed-in wallet. */
+  sourceTests: limit(20, 60),
+  /** POST …/hmac/test (calls the partner endpoint), per signed-in wallet. */
+  hmacTests: limit(20, 60),
+  /** POST /ingest/:handle/:slug, per feed: a push a second. */
+  ingest: limit(60, 60),
+  /** POST …/withdraw, per signed-in wallet. */
+  withdrawals: limit(10, 60),
+  /** POST …/link-wallet/nonce and POST …/link-wallet together, per signed-in wallet. */
+  walletLinking: limit(10, 60),
+}
+
+export type RateLimitsConfig = typeof rateLimitsConfig
+export type RateLimitName = keyof RateLimitsConfig
+
+export default rateLimitsConfig

@@ -1,0 +1,258 @@
+import { test } from '@japa/runner'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
+import type { Assert } from '@japa/assert'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import { randomPrivateKey } from '@stacks/transactions'
+import type { RateLimitName } from '#config/rate_limits'
+import { rawCall } from '#tests/support/fuzz'
+import { pushHeaders, registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { newOwner, registerProvider } from '#tests/support/providers'
+import {
+  forgetRateLimitCounts,
+  setRateLimits,
+  trustLoopbackProxy,
+} from '#tests/support/rate_limits'
+import { signMessage, walletOf } from '#tests/support/sign_in'
+
+/** The refusal a client sees past a limit: 429, the code, and when to come back. */
+function assertTooManyRequests(assert: Assert, response: ApiResponse, windowSeconds = 60) {
+  response.assertStatus(429)
+  assert.equal(response.body().error.code, 'too_many_requests')
+  assert.match(response.body().error.message, /^Too many requests/)
+  const retryAfter = Number(response.header('retry-after'))
+  assert.isTrue(
+    Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= windowSeconds,
+    `Retry-After: ${response.header('retry-after')}`
+  )
+}
+
+function askNonce(client: ApiClient, walletAddress: string, clientAddress?: string) {
+  const request = client.post('/auth/nonce')
+  if (clientAddress) request.header('x-forwarded-for', clientAddress)
+  return request.json({ wallet_address: walletAddress })
+}
+
+async function challengesOf(walletAddress: string) {
+  const rows = await db.from('auth_challenges').where('wallet_address', walletAddress)
+  return rows.length
+}
+
+/** A signed-in wallet with a registered Partner Bridge provider (feed `btc-price`). */
+async function ownerWithProvider(client: ApiClient) {
+  const owner = await newOwner(client)
+  const { provider } = await registerProvider(client, owner.token, {
+    handle: `p-${Math.random().toString(36).slice(2, 10)}`,
+  })
+  return { ...owner, providerId: provider.id }
+}
+
+type Owner = Awaited<ReturnType<typeof ownerWithProvider>>
+
+/** Each route a signed-in wallet may call only so often; the body does not matter to the limit. */
+const SIGNED_IN_ROUTES: Array<{
+  route: string
+  limit: RateLimitName
+  send: (client: ApiClient, owner: Owner) => Promise<ApiResponse>
+}> = [
+  {
+    route: 'POST /providers',
+    limit: 'registration',
+    send: (client, owner) => client.post('/providers').bearerToken(owner.token).json({}),
+  },
+  {
+    route: 'POST …/feeds',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client.post(`/providers/id/${owner.providerId}/feeds`).bearerToken(owner.token).json({}),
+  },
+  {
+    route: 'PATCH …/feeds/:slug',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client
+        .patch(`/providers/id/${owner.providerId}/feeds/btc-price`)
+        .bearerToken(owner.token)
+        .json({ display_name: 'BTC' }),
+  },
+  {
+    route: 'PATCH …/feeds/:slug/state',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client
+        .patch(`/providers/id/${owner.providerId}/feeds/btc-price/state`)
+        .bearerToken(owner.token)
+        .json({ status: 'paused' }),
+  },
+  {
+    route: 'POST …/feeds/:slug/source/test',
+    limit: 'sourceTests',
+    send: (client, owner) =>
+      client
+        .post(`/providers/id/${owner.providerId}/feeds/btc-price/source/test`)
+        .bearerToken(owner.token),
+  },
+  {
+    route: 'POST …/hmac/test',
+    limit: 'hmacTests',
+    send: (client, owner) =>
+      client.post(`/providers/id/${owner.providerId}/hmac/test`).bearerToken(owner.token),
+  },
+  {
+    route: 'POST …/withdraw',
+    limit: 'withdrawals',
+    send: (client, owner) =>
+      client.post(`/providers/id/${owner.providerId}/withdraw`).bearerToken(owner.token).json({}),
+  },
+  {
+    route: 'POST …/link-wallet/nonce',
+    limit: 'walletLinking',
+    send: (client, owner) =>
+      client
+        .post(`/providers/id/${owner.providerId}/link-wallet/nonce`)
+        .bearerToken(owner.token)
+        .json({ wallet_address: walletOf(randomPrivateKey()) }),
+  },
+  {
+    route: 'POST …/link-wallet',
+    limit: 'walletLinking',
+    send: (client, owner) =>
+      client
+        .post(`/providers/id/${owner.providerId}/link-wallet`)
+        .bearerToken(owner.token)
+        .json({}),
+  },
+]
+
+test.group('Rate limits', (group) => {
+  let restore: Array<() => void> = []
+
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(async () => {
+    await forgetRateLimitCounts()
+    restore = []
+    return () => restore.forEach((undo) => undo())
+  })
+
+  test('past the limit, sign-in requests from one address get 429 with Retry-After; another address is still served', async ({
+    client,
+    assert,
+  }) => {
+    restore.push(setRateLimits({ signIn: 3 }), trustLoopbackProxy())
+    const key = randomPrivateKey()
+    const wallet = walletOf(key)
+
+    const allowed = [
+      await askNonce(client, wallet, '203.0.113.10'),
+      await askNonce(client, wallet, '203.0.113.10'),
+      await askNonce(client, wallet, '203.0.113.10'),
+    ]
+    const refused = await askNonce(client, wallet, '203.0.113.10')
+    const verify = await client
+      .post('/auth/verify')
+      .header('x-forwarded-for', '203.0.113.10')
+      .json({ wallet_address: wallet, nonce: '0'.repeat(32), signature: signMessage('x', key) })
+    const otherAddress = await askNonce(client, wallet, '203.0.113.11')
+
+    assert.deepEqual(
+      allowed.map((response) => response.status()),
+      [200, 200, 200]
+    )
+    assertTooManyRequests(assert, refused)
+    assertTooManyRequests(assert, verify)
+    otherAddress.assertStatus(200)
+    assert.equal(await challengesOf(wallet), 4, 'three from the first address, one from the other')
+  })
+
+  test('X-Forwarded-For names the client only when the proxy it comes through is trusted', async ({
+    client,
+    assert,
+  }) => {
+    restore.push(setRateLimits({ signIn: 2 }))
+    const wallet = walletOf(randomPrivateKey())
+
+    const allowed = [
+      await askNonce(client, wallet, '198.51.100.1'),
+      await askNonce(client, wallet, '198.51.100.2'),
+    ]
+    const sameClient = await askNonce(client, wallet, '198.51.100.3')
+    restore.push(trustLoopbackProxy())
+    const behindTrustedProxy = await askNonce(client, wallet, '198.51.100.3')
+
+    assert.deepEqual(
+      allowed.map((response) => response.status()),
+      [200, 200]
+    )
+    assertTooManyRequests(assert, sameClient)
+    behindTrustedProxy.assertStatus(200)
+  })
+
+  test('an overlong forwarded address or push path is still counted and answered, never a 500', async ({
+    client,
+    assert,
+  }) => {
+    restore.push(trustLoopbackProxy())
+    const wallet = walletOf(randomPrivateKey())
+
+    const nonce = await askNonce(client, wallet, 'x'.repeat(2_000))
+    const push = await rawCall('POST', `/ingest/${'x'.repeat(2_000)}/${'z'.repeat(2_000)}`, {
+      body: '{}',
+    })
+
+    nonce.assertStatus(200)
+    assert.equal(push.status, 404)
+  })
+
+  test('{route}: a signed-in wallet is refused past its limit, another wallet is still served')
+    .with(SIGNED_IN_ROUTES)
+    .run(async ({ client, assert }, { limit, send }) => {
+      const owner = await ownerWithProvider(client)
+      const other = await ownerWithProvider(client)
+      // Registering counted once already: this leaves two more.
+      restore.push(setRateLimits({ [limit]: limit === 'registration' ? 3 : 2 }))
+
+      const allowed = [await send(client, owner), await send(client, owner)]
+      const refused = await send(client, owner)
+      const otherWallet = await send(client, other)
+
+      assert.notInclude(
+        allowed.map((response) => response.status()),
+        429
+      )
+      assertTooManyRequests(assert, refused, limit === 'registration' ? 3_600 : 60)
+      assert.notEqual(otherWallet.status(), 429)
+    })
+
+  test('POST /ingest/:handle/:slug: pushes to one feed past its limit are refused, another feed is counted on its own', async ({
+    client,
+    assert,
+  }) => {
+    const { pushSecret } = await registerPushAndUploadFeeds(client)
+    restore.push(setRateLimits({ ingest: 2 }))
+    const push = (path: string, document: unknown) => {
+      const body = JSON.stringify(document)
+      return rawCall('POST', path, { body, headers: pushHeaders(pushSecret, path, body) })
+    }
+
+    const accepted = [
+      await push('/ingest/mirror-co/ticker', { price: 1 }),
+      await push('/ingest/mirror-co/ticker', { price: 2 }),
+    ]
+    const refused = await push('/ingest/mirror-co/ticker', { price: 3 })
+    const otherFeed = await push('/ingest/mirror-co/rates', { price: 3 })
+
+    assert.deepEqual(
+      accepted.map((answer) => answer.status),
+      [202, 202]
+    )
+    assert.equal(refused.status, 429)
+    assert.equal(refused.json.error.code, 'too_many_requests')
+    assert.isAtLeast(Number(refused.headers.get('retry-after')), 1)
+    assert.notEqual(otherFeed.status, 429)
+    const versions = await db
+      .from('feed_snapshots')
+      .join('feeds', 'feeds.id', 'feed_snapshots.feed_id')
+      .where('feeds.slug', 'ticker')
+    assert.lengthOf(versions, 2, 'the refused push stored nothing')
+  })
+})
