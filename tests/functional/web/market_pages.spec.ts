@@ -62,7 +62,7 @@ test.group('Marketplace pages', (group) => {
         String(page.header('content-security-policy'))
           .split(';')
           .map((directive: string) => directive.trim().split(/\s+/))
-          .map(([name, ...sources]: string[]) => [name, sources.join(' ')])
+          .map(([name, ...allowed]: string[]) => [name, allowed.join(' ')])
       )
       const html = page.text()
       const inlineScripts = html.match(/<script(?![^>]*\bsrc=)(?![^>]*application\/json)[^>]*>/g)
