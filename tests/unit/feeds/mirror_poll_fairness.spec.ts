@@ -3,6 +3,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { MirrorPollingConfig } from '#feeds/define_config'
 import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
+import sources from '#feeds/services/main'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { emptyMarketplace } from '#tests/support/database'
 import type { LocalSite } from '#tests/support/local_site'
@@ -20,7 +21,10 @@ test.group('mirrors:poll across owners', (group) => {
   let onRequest: () => void
 
   group.each.setup(async () => {
+    // The source drivers take the clock when they are created and the manager
+    // keeps them: created afresh on the manual clock, and again after it.
     const manual = useManualClock()
+    await sources.close()
     clock = manual.clock
     asked = []
     onRequest = () => {}
@@ -31,6 +35,7 @@ test.group('mirrors:poll across owners', (group) => {
     return async () => {
       await site.close()
       manual.restore()
+      await sources.close()
       await emptyMarketplace()
     }
   })
