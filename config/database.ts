@@ -37,11 +37,13 @@ const dbConfig = defineConfig({
      * The rate limiter's counters (config/limiter.ts), on the same server: its
      * own small pool, so a count is committed at once whatever the request's
      * transaction does, and a busy app pool never delays the refusal of a flood.
+     * Under a flood its requests wait at most 3 s for a connection (not knex's
+     * 60 s), then are refused with 503 `rate_limiter_unavailable` (start/limiter.ts).
      */
     limiter: {
       client: 'pg',
       connection: server(),
-      pool: { min: 0, max: 4 },
+      pool: { min: 0, max: 4, acquireTimeoutMillis: 3_000 },
     },
   },
 })

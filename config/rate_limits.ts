@@ -31,17 +31,27 @@ const rateLimitsConfig = {
   signIn: limit(60, 60),
   /** POST /providers, per signed-in wallet. */
   registration: limit(10, 3_600),
-  /** Creating a feed, changing its settings or its state, per signed-in wallet. */
+  /** POST /providers, per client address (an IPv6 client by its /64): a new wallet costs nothing. */
+  registrationPerAddress: limit(30, 3_600),
+  /**
+   * Creating, changing, uploading to or deleting a feed, changing its state,
+   * rotating its push secret, switching the integration mode, rotating the
+   * HMAC secret: per signed-in wallet.
+   */
   feedChanges: limit(60, 60),
+  /** The same feed changes, per client address (an IPv6 client by its /64). */
+  feedChangesPerAddress: limit(240, 60),
   /** POST …/feeds/:slug/source/test (fetches the source), per signed-in wallet. */
   sourceTests: limit(20, 60),
   /** POST …/hmac/test (calls the partner endpoint), per signed-in wallet. */
   hmacTests: limit(20, 60),
-  /** POST /ingest/:handle/:slug, per feed: a push a second. */
+  /** POST /ingest/:handle/:slug, per feed, counting only pushes whose signature verified: a push a second. */
   ingest: limit(60, 60),
+  /** POST /ingest/:handle/:slug, per client address, every attempt (signed or not, to any feed). */
+  ingestPerAddress: limit(1_200, 60),
   /** POST …/withdraw, per signed-in wallet. */
   withdrawals: limit(10, 60),
-  /** POST …/link-wallet/nonce and POST …/link-wallet together, per signed-in wallet. */
+  /** POST …/link-wallet/nonce and POST …/link-wallet together, per session (bearer token). */
   walletLinking: limit(10, 60),
 }
 

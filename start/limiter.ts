@@ -4,17 +4,23 @@
 |--------------------------------------------------------------------------
 |
 | Each throttle counts requests per key in PostgreSQL (config/limiter.ts), so
-| a limit holds across instances. Anonymous routes are keyed by the client
-| address (behind a load balancer it comes from TRUSTED_PROXIES), signed-in
-| routes by the user (they run after middleware.auth()), a webhook push by its
-| feed. The numbers are read from config/rate_limits.ts at each request; a
-| refusal is rendered by app/exceptions/handler.ts.
+| a limit holds across instances. Client addresses (behind a load balancer
+| they come from TRUSTED_PROXIES) are keyed by `clientAddressKey`, signed-in
+| routes by the user (they run after middleware.auth()) and, beside it, by the
+| address, since a wallet costs nothing. A webhook push is counted per feed in
+| ReceivePush, once its signature verified, and per address here. The numbers
+| are read from config/rate_limits.ts at each request; a refusal is rendered
+| by app/exceptions/handler.ts.
 |
 */
 import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
+import type { MiddlewareFn, NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
+import { errors as limiterErrors } from '@adonisjs/limiter'
+import ipaddr from 'ipaddr.js'
 import type { RateLimitName, RateLimitsConfig } from '#config/rate_limits'
+import { E_RATE_LIMITER_UNAVAILABLE } from '#core/exceptions'
 
 /**
  * Longer than any address, handle or feed slug: two clients or feeds never
@@ -22,33 +28,88 @@ import type { RateLimitName, RateLimitsConfig } from '#config/rate_limits'
  */
 const MAX_KEY_PART = 64
 
-function throttled(name: RateLimitName, keyOf: (ctx: HttpContext) => string) {
-  return limiter.define(name, (ctx) => {
-    const { requests, windowSeconds } = app.config.get<RateLimitsConfig>('rate_limits')[name]
+const part = (value: unknown) => String(value).slice(0, MAX_KEY_PART)
+
+/**
+ * The key of a client address: an IPv6 client owns at least a /64 (a new
+ * address in it costs nothing), so it is counted by its /64; an IPv4-mapped
+ * IPv6 address as the IPv4 address it is.
+ */
+export function clientAddressKey(address: string) {
+  if (!ipaddr.isValid(address)) return `ip_${part(address)}`
+  const parsed = ipaddr.process(address)
+  if (parsed.kind() === 'ipv4') return `ip_${parsed.toString()}`
+  return `ip6_${parsed.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`
+}
+
+function settings(name: RateLimitName) {
+  return app.config.get<RateLimitsConfig>('rate_limits')[name]
+}
+
+function refusal(name: RateLimitName) {
+  const { requests, windowSeconds } = settings(name)
+  return `Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`
+}
+
+/** A counter that failed (its pool busy past its timeout, the database down) refuses with 503, never 500. */
+function storeFailure(error: unknown) {
+  return error instanceof limiterErrors.E_TOO_MANY_REQUESTS
+    ? error
+    : new E_RATE_LIMITER_UNAVAILABLE(undefined, { cause: error })
+}
+
+function throttled(name: RateLimitName, keyOf: (ctx: HttpContext) => string): MiddlewareFn {
+  const middleware = limiter.define(name, (ctx) => {
+    const { requests, windowSeconds } = settings(name)
     return limiter
       .allowRequests(requests)
       .every(windowSeconds)
       .usingKey(keyOf(ctx))
-      .limitExceeded((error) => {
-        error.setMessage(
-          `Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`
-        )
-      })
+      .limitExceeded((error) => error.setMessage(refusal(name)))
   })
+  return async (ctx: HttpContext, next: NextFn) => {
+    let counted = false
+    try {
+      return await middleware(ctx, () => {
+        counted = true
+        return next()
+      })
+    } catch (error) {
+      throw counted ? error : storeFailure(error)
+    }
+  }
 }
 
-const part = (value: unknown) => String(value).slice(0, MAX_KEY_PART)
-const byAddress = ({ request }: HttpContext) => `ip_${part(request.ip())}`
+/**
+ * Counts one request against the limit `name` for `key` outside the
+ * middleware, where only the action knows whether it should count; throws
+ * E_TOO_MANY_REQUESTS past the limit.
+ */
+export async function consumeRateLimit(name: RateLimitName, key: string) {
+  const { requests, windowSeconds } = settings(name)
+  try {
+    await limiter.use({ requests, duration: windowSeconds }).consume(`${name}_${key}`)
+  } catch (error) {
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) error.setMessage(refusal(name))
+    throw storeFailure(error)
+  }
+}
+
+const byAddress = ({ request }: HttpContext) => clientAddressKey(request.ip())
 const byUser = ({ auth }: HttpContext) => `user_${auth.getUserOrFail().id}`
-const byFeed = ({ params }: HttpContext) => `feed_${part(params.handle)}/${part(params.slug)}`
+const bySession = ({ auth }: HttpContext) =>
+  `token_${auth.getUserOrFail().currentAccessToken!.identifier}`
 
 export const throttle = {
   signIn: throttled('signIn', byAddress),
-  registration: throttled('registration', byUser),
-  feedChanges: throttled('feedChanges', byUser),
+  registration: [
+    throttled('registration', byUser),
+    throttled('registrationPerAddress', byAddress),
+  ],
+  feedChanges: [throttled('feedChanges', byUser), throttled('feedChangesPerAddress', byAddress)],
   sourceTests: throttled('sourceTests', byUser),
   hmacTests: throttled('hmacTests', byUser),
-  ingest: throttled('ingest', byFeed),
+  ingest: throttled('ingestPerAddress', byAddress),
   withdrawals: throttled('withdrawals', byUser),
-  walletLinking: throttled('walletLinking', byUser),
+  walletLinking: throttled('walletLinking', bySession),
 }

@@ -85,11 +85,18 @@ export const ERROR_CODES = {
     meaning: 'an HTTP method the server does not know; the connection is closed after the answer',
   },
   route_not_found: { status: 404, in: ERROR, meaning: 'no such route' },
+  rate_limiter_unavailable: {
+    status: 503,
+    in: ERROR,
+    meaning:
+      'the rate limits\' counters could not be read in time (their database is busy or down); nothing was done',
+    retryAfterSeconds: 5,
+  },
   too_many_requests: {
     status: 429,
     in: ERROR,
     meaning:
-      'over a rate limit ("Rate limits" below): too many sign-in requests from the address, or too many registrations, feed changes, source or handshake tests, withdrawals or wallet links by the signed-in wallet, or pushes to the feed; carries `Retry-After`, the seconds until the window ends',
+      'over a rate limit ("Rate limits" below): too many sign-in requests, registrations, feed changes or pushes from the address, or too many registrations, feed changes, source or handshake tests or withdrawals by the signed-in wallet, wallet links by the session, or signed pushes to the feed; carries `Retry-After`, the seconds until the window ends',
   },
   validation_failed: {
     status: 422,

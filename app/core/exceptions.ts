@@ -26,3 +26,9 @@ export const E_REQUEST_ENTITY_TOO_LARGE = defineError(
   'request_entity_too_large',
   'The request body is over 1 MB'
 )
+
+/** The rate limiter's store (config/limiter.ts) failed or timed out: refused rather than let through uncounted. */
+export const E_RATE_LIMITER_UNAVAILABLE = defineError(
+  'rate_limiter_unavailable',
+  'The rate limits could not be checked just now: try again in a few seconds'
+)

@@ -44,12 +44,18 @@ router
           .patch('/feeds/:slug', [ProviderFeedsController, 'update'])
           .as('feeds.update')
           .use(throttle.feedChanges)
-        router.delete('/feeds/:slug', [ProviderFeedsController, 'destroy']).as('feeds.destroy')
+        router
+          .delete('/feeds/:slug', [ProviderFeedsController, 'destroy'])
+          .as('feeds.destroy')
+          .use(throttle.feedChanges)
         router
           .patch('/feeds/:slug/state', [ProviderFeedsController, 'setState'])
           .as('feeds.state')
           .use(throttle.feedChanges)
-        router.post('/feeds/:slug/upload', [FeedSourceController, 'upload']).as('feeds.upload')
+        router
+          .post('/feeds/:slug/upload', [FeedSourceController, 'upload'])
+          .as('feeds.upload')
+          .use(throttle.feedChanges)
         router
           .post('/feeds/:slug/source/test', [FeedSourceController, 'test'])
           .as('feeds.source_test')
@@ -57,8 +63,15 @@ router
         router
           .post('/feeds/:slug/push-secret/rotate', [FeedSourceController, 'rotate'])
           .as('feeds.push_secret.rotate')
-        router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode')
-        router.post('/hmac/rotate', [PartnerBridgeController, 'rotate']).as('hmac.rotate')
+          .use(throttle.feedChanges)
+        router
+          .post('/mode', [PartnerBridgeController, 'switchMode'])
+          .as('mode')
+          .use(throttle.feedChanges)
+        router
+          .post('/hmac/rotate', [PartnerBridgeController, 'rotate'])
+          .as('hmac.rotate')
+          .use(throttle.feedChanges)
         router
           .post('/hmac/test', [PartnerBridgeController, 'test'])
           .as('hmac.test')

@@ -1,16 +1,14 @@
-import app from '@adonisjs/core/services/app'
 import vine from '@vinejs/vine'
-import { messages } from '@vinejs/vine/defaults'
 import { type Microstx, parseStx } from '#ledger/money'
 import { registerCodedRules } from '#core/coded_rules'
 import { isPlainText } from '#core/plain_text'
 import { outboundUrlProblem } from '#outbound/url_policy'
-import type { ProvidersConfig } from '#provider_accounts/define_config'
 import { HANDLE_PATTERN, isReservedHandle } from '#provider_accounts/handles'
 
 /**
- * VineJS rules whose names are the stable error codes of ARCHITECTURE §10:
- * when one of them is the only failure, the error's `code` is its name.
+ * VineJS rules whose names are stable error codes (app/core/error_codes.ts,
+ * docs/api.md#errors): when one of them is the only failure, the error's
+ * `code` is its name.
  */
 
 export const MIN_PRICE: Microstx = 100n
@@ -112,16 +110,3 @@ registerCodedRules(
   'price_out_of_range',
   'nothing_to_update'
 )
-
-/**
- * A mode switch's `feeds`: one entry per live feed, so at most as many as a
- * provider may have (`feedLimits.liveFeedsPerProvider`, read when validating,
- * so the cap and this bound stay one number); refused as VineJS refuses a
- * longer array.
- */
-export const atMostLiveFeedsPerProvider = vine.createRule((value, _options, field) => {
-  const cap = app.config.get<ProvidersConfig>('providers').feedLimits.liveFeedsPerProvider
-  if (Array.isArray(value) && value.length > cap) {
-    field.report(messages['array.maxLength'], 'array.maxLength', field, { max: cap })
-  }
-})

@@ -3,7 +3,6 @@ import { challengeNonce, challengeSignature, stacksWalletAddress } from '#auth/v
 import type { Microstx } from '#ledger/money'
 import {
   anyKnownField,
-  atMostLiveFeedsPerProvider,
   handleRule,
   partnerEndpointRule,
   plainText,
@@ -107,8 +106,9 @@ export const switchModeValidator = vine.create({
   integration_mode: vine.enum(['partner_bridge', 'hosted_mirror'] as const),
   partner_endpoint: vine.string().maxLength(2048).use(partnerEndpointRule()).optional(),
   feeds: vine
+    // One entry per live feed (SwitchIntegrationMode): no cap here, a provider
+    // over the live-feed cap must still be able to switch; the 1 MB body limit bounds it.
     .array(vine.object({ slug: vine.string().regex(FEED_SLUG), ...sourceFields }))
-    .use(atMostLiveFeedsPerProvider())
     .optional(),
 })
 

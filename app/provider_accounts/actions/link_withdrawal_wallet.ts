@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import { DateTime } from 'luxon'
-import { SignInChallenges } from '#auth/sign_in_challenges'
+import { type ChallengeAnswer, SignInChallenges } from '#auth/sign_in_challenges'
 import { Clock } from '#core/clock'
 import User from '#models/user'
 import { ProvidersConfig } from '#provider_accounts/define_config'
@@ -71,11 +71,8 @@ export class LinkWithdrawalWallet {
   }
 }
 
-interface SignedAnswer {
-  nonce: string
-  signature: string
-  publicKey?: string
-}
+/** An answer to a challenge whose wallet is known from the challenge itself. */
+type SignedAnswer = Omit<ChallengeAnswer, 'walletAddress'>
 
 /** The owner wallet's signed approval (owner_*), which must come with the link. */
 function ownerApproval(input: LinkWalletInput): SignedAnswer {

@@ -29,7 +29,7 @@ export interface WithdrawalRequest {
 
 /**
  * POST /providers/id/:id/withdraw, in the order of the spec's withdrawal
- * rules and ARCHITECTURE §5: with the provider row locked, the idempotency
+ * rules and docs/architecture.md#withdrawals: with the provider row locked, the idempotency
  * key first (a retry or a double click gets the original withdrawal, never a
  * second transfer), then linked wallet, minimum, maximum, pending revenue,
  * destination, new-wallet hold; then the conditional debit and the row in
