@@ -153,7 +153,12 @@ test.group('mirrors:poll across owners', (group) => {
     })
     // Each poll takes 4 s of the clock: a 45 s run claims 5 at 0, 20 and 40 s, then stops.
     onRequest = () => clock.advance(4_000)
-    const options: MirrorPollingConfig = { ...DEFAULT_POLLING, batchSize: 5, concurrency: 1 }
+    const options: MirrorPollingConfig = {
+      ...DEFAULT_POLLING,
+      batchSize: 5,
+      concurrency: 1,
+      runSeconds: 45,
+    }
 
     const first = await runPoller(options)
 
