@@ -13,7 +13,7 @@ import {
   setRateLimits,
   trustLoopbackProxy,
 } from '#tests/support/rate_limits'
-import { signMessage, walletOf } from '#tests/support/sign_in'
+import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 
 /** The refusal a client sees past a limit: 429, the code, and when to come back. */
 function assertTooManyRequests(assert: Assert, response: ApiResponse, windowSeconds = 60) {
@@ -83,6 +83,44 @@ const SIGNED_IN_ROUTES: Array<{
         .patch(`/providers/id/${owner.providerId}/feeds/btc-price/state`)
         .bearerToken(owner.token)
         .json({ status: 'paused' }),
+  },
+  {
+    route: 'POST …/feeds/:slug/upload',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client
+        .post(`/providers/id/${owner.providerId}/feeds/btc-price/upload`)
+        .bearerToken(owner.token)
+        .json({ price: 1 }),
+  },
+  {
+    route: 'POST …/feeds/:slug/push-secret/rotate',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client
+        .post(`/providers/id/${owner.providerId}/feeds/btc-price/push-secret/rotate`)
+        .bearerToken(owner.token),
+  },
+  {
+    route: 'DELETE …/feeds/:slug',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client.delete(`/providers/id/${owner.providerId}/feeds/btc-price`).bearerToken(owner.token),
+  },
+  {
+    route: 'POST …/mode',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client
+        .post(`/providers/id/${owner.providerId}/mode`)
+        .bearerToken(owner.token)
+        .json({ integration_mode: 'hosted_mirror', feeds: [] }),
+  },
+  {
+    route: 'POST …/hmac/rotate',
+    limit: 'feedChanges',
+    send: (client, owner) =>
+      client.post(`/providers/id/${owner.providerId}/hmac/rotate`).bearerToken(owner.token),
   },
   {
     route: 'POST …/feeds/:slug/source/test',
@@ -223,7 +261,7 @@ test.group('Rate limits', (group) => {
       assert.notEqual(otherWallet.status(), 429)
     })
 
-  test('POST /ingest/:handle/:slug: pushes to one feed past its limit are refused, another feed is counted on its own', async ({
+  test('POST /ingest/:handle/:slug: signed pushes to one feed past its limit are refused, unsigned ones never count, another feed is counted on its own', async ({
     client,
     assert,
   }) => {
@@ -233,6 +271,11 @@ test.group('Rate limits', (group) => {
       const body = JSON.stringify(document)
       return rawCall('POST', path, { body, headers: pushHeaders(pushSecret, path, body) })
     }
+    const unsigned = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        rawCall('POST', '/ingest/mirror-co/ticker', { body: '{"price":0}' })
+      )
+    )
 
     const accepted = [
       await push('/ingest/mirror-co/ticker', { price: 1 }),
@@ -241,6 +284,10 @@ test.group('Rate limits', (group) => {
     const refused = await push('/ingest/mirror-co/ticker', { price: 3 })
     const otherFeed = await push('/ingest/mirror-co/rates', { price: 3 })
 
+    assert.notInclude(
+      unsigned.map((answer) => answer.status),
+      429
+    )
     assert.deepEqual(
       accepted.map((answer) => answer.status),
       [202, 202]
@@ -254,5 +301,135 @@ test.group('Rate limits', (group) => {
       .join('feeds', 'feeds.id', 'feed_snapshots.feed_id')
       .where('feeds.slug', 'ticker')
     assert.lengthOf(versions, 2, 'the refused push stored nothing')
+  })
+
+  test("POST /ingest/:handle/:slug: a flood of unsigned pushes from one address is refused there, and the feed still takes its provider's signed pushes", async ({
+    client,
+    assert,
+  }) => {
+    const { pushSecret } = await registerPushAndUploadFeeds(client)
+    restore.push(setRateLimits({ ingest: 60, ingestPerAddress: 61 }), trustLoopbackProxy())
+    const path = '/ingest/mirror-co/ticker'
+    const flood = (headers: Record<string, string> = {}) =>
+      rawCall('POST', path, {
+        body: '{"price":0}',
+        headers: { 'x-forwarded-for': '203.0.113.66', ...headers },
+      })
+
+    const unsigned: number[] = []
+    for (let i = 0; i < 61; i++) unsigned.push((await flood()).status)
+    const refusedFlood = await flood()
+    const body = JSON.stringify({ price: 42 })
+    const signed = await rawCall('POST', path, {
+      body,
+      headers: { ...pushHeaders(pushSecret, path, body), 'x-forwarded-for': '203.0.113.67' },
+    })
+
+    assert.notInclude(unsigned, 429)
+    assert.equal(refusedFlood.status, 429)
+    assert.equal(refusedFlood.json.error.code, 'too_many_requests')
+    assert.equal(signed.status, 202)
+  })
+
+  test('IPv6 clients are counted by their /64: a new address in it shares the limit, another /64 does not', async ({
+    client,
+    assert,
+  }) => {
+    restore.push(setRateLimits({ signIn: 2 }), trustLoopbackProxy())
+    const wallet = walletOf(randomPrivateKey())
+
+    const allowed = [
+      await askNonce(client, wallet, '2001:db8:1:2::1'),
+      await askNonce(client, wallet, '2001:db8:1:2:aaaa::2'),
+    ]
+    const sameNetwork = await askNonce(client, wallet, '2001:db8:1:2:ffff:ffff:ffff:3')
+    const otherNetwork = await askNonce(client, wallet, '2001:db8:1:3::1')
+
+    assert.deepEqual(
+      allowed.map((response) => response.status()),
+      [200, 200]
+    )
+    assertTooManyRequests(assert, sameNetwork)
+    otherNetwork.assertStatus(200)
+  })
+
+  test(
+    "{route}: fresh wallets from one address are refused past the address's limit, another address is still served"
+  )
+    .with([
+      { route: 'POST /providers', limit: 'registrationPerAddress' as const },
+      { route: 'POST …/feeds', limit: 'feedChangesPerAddress' as const },
+    ])
+    .run(async ({ client, assert }, { route, limit }) => {
+      const owners = [
+        await ownerWithProvider(client),
+        await ownerWithProvider(client),
+        await ownerWithProvider(client),
+        await ownerWithProvider(client),
+      ]
+      restore.push(setRateLimits({ [limit]: 2 }), trustLoopbackProxy())
+      const send = (owner: Owner, address: string) =>
+        (route === 'POST /providers'
+          ? client.post('/providers')
+          : client.post(`/providers/id/${owner.providerId}/feeds`)
+        )
+          .bearerToken(owner.token)
+          .header('x-forwarded-for', address)
+          .json({})
+
+      const allowed = [await send(owners[0], '203.0.113.30'), await send(owners[1], '203.0.113.30')]
+      const refused = await send(owners[2], '203.0.113.30')
+      const otherAddress = await send(owners[3], '203.0.113.31')
+
+      assert.notInclude(
+        allowed.map((response) => response.status()),
+        429
+      )
+      assertTooManyRequests(assert, refused, limit === 'registrationPerAddress' ? 3_600 : 60)
+      assert.notEqual(otherAddress.status(), 429)
+    })
+
+  test("wallet linking is counted per session: a stolen session using up its budget leaves the owner's own session its own", async ({
+    client,
+    assert,
+  }) => {
+    const key = randomPrivateKey()
+    const owner = await signIn(client, key)
+    const { provider } = await registerProvider(client, owner.token, {
+      handle: `p-${Math.random().toString(36).slice(2, 10)}`,
+    })
+    const stolen = await signIn(client, key)
+    restore.push(setRateLimits({ walletLinking: 2 }))
+    const askLinkNonce = (token: string) =>
+      client
+        .post(`/providers/id/${provider.id}/link-wallet/nonce`)
+        .bearerToken(token)
+        .json({ wallet_address: walletOf(randomPrivateKey()) })
+
+    await askLinkNonce(stolen.token)
+    await askLinkNonce(stolen.token)
+    const stolenRefused = await askLinkNonce(stolen.token)
+    const ownerSession = await askLinkNonce(owner.token)
+
+    assertTooManyRequests(assert, stolenRefused)
+    ownerSession.assertStatus(200)
+  })
+
+  test("when the limiter's store fails, a limited route answers 503 rate_limiter_unavailable, not 500", async ({
+    client,
+    assert,
+  }) => {
+    const limiterDb = db.connection('limiter')
+    await limiterDb.rawQuery('ALTER TABLE rate_limits RENAME TO rate_limits_away')
+    try {
+      const response = await askNonce(client, walletOf(randomPrivateKey()))
+
+      response.assertStatus(503)
+      assert.equal(response.body().error.code, 'rate_limiter_unavailable')
+      assert.equal(response.header('retry-after'), '5')
+      assert.equal(await challengesOf(walletOf(randomPrivateKey())), 0)
+    } finally {
+      await limiterDb.rawQuery('ALTER TABLE rate_limits_away RENAME TO rate_limits')
+    }
   })
 })
