@@ -3,6 +3,7 @@ import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import type { ProvidersConfig } from '#provider_accounts/define_config'
+import { createFeeds } from '#tests/support/feeds'
 import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
 
 test.group('Switching integration mode with many feeds', (group) => {
@@ -34,7 +35,7 @@ test.group('Switching integration mode with many feeds', (group) => {
       source_path: `/v1/feeds/${index}`,
     }))
 
-  test('a provider with more than 100 live feeds switches in one request, up to liveFeedsPerProvider', async ({
+  test('a provider with more than 100 live feeds switches in one request', async ({
     client,
     assert,
   }) => {
@@ -62,19 +63,29 @@ test.group('Switching integration mode with many feeds', (group) => {
         .where('source_type', 'partner_bridge')
         .count('* as count')
       assert.equal(Number(moved[0].count), 120)
-
-      const tooMany = await client
-        .post(`/providers/id/${providerId}/mode`)
-        .bearerToken(owner.token)
-        .json({ integration_mode: 'hosted_mirror', feeds: partnerFeeds(151) })
-      tooMany.assertStatus(422)
-      assert.deepInclude(tooMany.body().error.fields, {
-        field: 'feeds',
-        rule: 'array.maxLength',
-        message: 'The feeds field must not have more than 150 items',
-      })
     } finally {
       limits.liveFeedsPerProvider = saved
     }
+  })
+
+  test('a provider already over the live-feed cap (lowered, or older than it) still switches, naming every live feed', async ({
+    client,
+    assert,
+  }) => {
+    // 102 live feeds, over the default cap of 100: feed-0 and feed-1, then feed-2 … feed-101.
+    const { owner, providerId } = await mirrorProviderWith(client, 2)
+    await createFeeds(providerId, 100, (n) => ({ slug: `feed-${n + 1}` }))
+
+    const switched = await client
+      .post(`/providers/id/${providerId}/mode`)
+      .bearerToken(owner.token)
+      .json({
+        integration_mode: 'partner_bridge',
+        partner_endpoint: 'http://127.0.0.1:9',
+        feeds: partnerFeeds(102),
+      })
+
+    switched.assertStatus(200)
+    assert.lengthOf(switched.body().provider.feeds, 102)
   })
 })
