@@ -102,10 +102,7 @@ const bySession = ({ auth }: HttpContext) =>
 
 export const throttle = {
   signIn: throttled('signIn', byAddress),
-  registration: [
-    throttled('registration', byUser),
-    throttled('registrationPerAddress', byAddress),
-  ],
+  registration: [throttled('registration', byUser), throttled('registrationPerAddress', byAddress)],
   feedChanges: [throttled('feedChanges', byUser), throttled('feedChangesPerAddress', byAddress)],
   sourceTests: throttled('sourceTests', byUser),
   hmacTests: throttled('hmacTests', byUser),

@@ -89,7 +89,7 @@ export const ERROR_CODES = {
     status: 503,
     in: ERROR,
     meaning:
-      'the rate limits\' counters could not be read in time (their database is busy or down); nothing was done',
+      "the rate limits' counters could not be read in time (their database is busy or down); nothing was done",
     retryAfterSeconds: 5,
   },
   too_many_requests: {

@@ -317,7 +317,10 @@ test.group('Rate limits', (group) => {
       })
 
     const unsigned: number[] = []
-    for (let i = 0; i < 61; i++) unsigned.push((await flood()).status)
+    for (let i = 0; i < 61; i++) {
+      const answer = await flood()
+      unsigned.push(answer.status)
+    }
     const refusedFlood = await flood()
     const body = JSON.stringify({ price: 42 })
     const signed = await rawCall('POST', path, {
