@@ -14,6 +14,7 @@
 |
 */
 import app from '@adonisjs/core/services/app'
+import { Exception } from '@adonisjs/core/exceptions'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { MiddlewareFn, NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
@@ -51,9 +52,13 @@ function refusal(name: RateLimitName) {
   return `Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`
 }
 
-/** A counter that failed (its pool busy past its timeout, the database down) refuses with 503, never 500. */
+/**
+ * A counter that failed (its pool busy past config/database.ts's acquire
+ * timeout, the database down) refuses with 503, never 500; our own
+ * exceptions (a 429, an unauthenticated request) pass as they are.
+ */
 function storeFailure(error: unknown) {
-  return error instanceof limiterErrors.E_TOO_MANY_REQUESTS
+  return error instanceof Exception
     ? error
     : new E_RATE_LIMITER_UNAVAILABLE(undefined, { cause: error })
 }
