@@ -334,7 +334,7 @@ test.group('Rate limits', (group) => {
     assert.equal(signed.status, 202)
   })
 
-  test('IPv6 clients are counted by their /64: a new address in it shares the limit, another /64 does not', async ({
+  test('IPv6 clients are counted by their /64: a new address in it shares the limit, another /64 does not; an IPv4-mapped address is its IPv4 address', async ({
     client,
     assert,
   }) => {
@@ -347,6 +347,9 @@ test.group('Rate limits', (group) => {
     ]
     const sameNetwork = await askNonce(client, wallet, '2001:db8:1:2:ffff:ffff:ffff:3')
     const otherNetwork = await askNonce(client, wallet, '2001:db8:1:3::1')
+    await askNonce(client, wallet, '203.0.113.40')
+    await askNonce(client, wallet, '203.0.113.40')
+    const mapped = await askNonce(client, wallet, '::ffff:203.0.113.40')
 
     assert.deepEqual(
       allowed.map((response) => response.status()),
@@ -354,6 +357,7 @@ test.group('Rate limits', (group) => {
     )
     assertTooManyRequests(assert, sameNetwork)
     otherNetwork.assertStatus(200)
+    assertTooManyRequests(assert, mapped)
   })
 
   test(
