@@ -271,11 +271,11 @@ test.group('Rate limits', (group) => {
       const body = JSON.stringify(document)
       return rawCall('POST', path, { body, headers: pushHeaders(pushSecret, path, body) })
     }
-    const unsigned = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        rawCall('POST', '/ingest/mirror-co/ticker', { body: '{"price":0}' })
-      )
-    )
+    const unsigned: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const answer = await rawCall('POST', '/ingest/mirror-co/ticker', { body: '{"price":0}' })
+      unsigned.push(answer.status)
+    }
 
     const accepted = [
       await push('/ingest/mirror-co/ticker', { price: 1 }),
@@ -284,10 +284,7 @@ test.group('Rate limits', (group) => {
     const refused = await push('/ingest/mirror-co/ticker', { price: 3 })
     const otherFeed = await push('/ingest/mirror-co/rates', { price: 3 })
 
-    assert.notInclude(
-      unsigned.map((answer) => answer.status),
-      429
-    )
+    assert.notInclude(unsigned, 429)
     assert.deepEqual(
       accepted.map((answer) => answer.status),
       [202, 202]
