@@ -52,9 +52,10 @@ export interface RedeemOptions {
 /**
  * Single-use signed-message challenges (docs/api.md#sign-in-with-stacks-auth).
  * A challenge stores the exact message issued and the origin (domain, URI,
- * chain id) it was issued for; redeeming it checks that origin against the current config,
- * recovers the signer from the signature, and consumes the nonce with one
- * conditional UPDATE, so of two concurrent redemptions exactly one succeeds.
+ * chain id) it was issued for; redeeming it checks that origin against the
+ * current config, recovers the signer from the signature, and consumes the
+ * nonce with one conditional UPDATE, so of two concurrent redemptions exactly
+ * one succeeds.
  * Every time check reads the injected Clock. Expired challenges are deleted
  * by the `challenges:sweep` job (expired_challenges.ts).
  */

@@ -12,8 +12,8 @@ import { consumeRateLimit } from '#start/limiter'
  * exists and takes pushes; the signature (no database write for a push that
  * fails it); the feed's push rate limit, which only verified pushes count
  * (feed addresses are public: anyone else's pushes must not use it up); the
- * document; then, with the feed's row locked, its push secret
- * is still the one that verified, the id is new, and the feed is active.
+ * document; then, with the feed's row locked, its push secret is still the
+ * one that verified, the id is new, and the feed is active.
  * A refusal at any point changes nothing and leaves the push id unused.
  */
 @inject()

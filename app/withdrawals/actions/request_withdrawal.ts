@@ -29,10 +29,10 @@ export interface WithdrawalRequest {
 
 /**
  * POST /providers/id/:id/withdraw, in the order of the spec's withdrawal
- * rules and docs/architecture.md#withdrawals: with the provider row locked, the idempotency
- * key first (a retry or a double click gets the original withdrawal, never a
- * second transfer), then linked wallet, minimum, maximum, pending revenue,
- * destination, new-wallet hold; then the conditional debit and the row in
+ * rules and docs/architecture.md#withdrawals: with the provider row locked,
+ * the idempotency key first (a retry or a double click gets the original
+ * withdrawal, never a second transfer), then linked wallet, minimum, maximum,
+ * pending revenue, destination, new-wallet hold; then the conditional debit and the row in
  * one transaction. After the commit the platform wallet's pipeline signs and
  * broadcasts it (or queues it behind the chaining limit).
  */
