@@ -5,8 +5,10 @@ import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
 
 /**
  * Run every minute (the scheduler): polls each Hosted Mirror feed that is
- * due into its stored snapshot, owner wallet by owner wallet in turn, for at
- * most `polling.runSeconds`. Safe on several instances at once.
+ * due into its stored snapshot, owner wallet by owner wallet in turn,
+ * claiming for at most `polling.runSeconds`; what it claimed drains before
+ * the next minute (docs/hosted-mirror.md#polling). Safe on several instances
+ * at once.
  */
 export default class MirrorsPoll extends BaseCommand {
   static commandName = 'mirrors:poll'

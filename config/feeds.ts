@@ -68,11 +68,12 @@ export default defineConfig({
   push: { toleranceSeconds: 300 },
   /**
    * `mirrors:poll` (every minute): claims 50 due feeds at a time, polls 10 at once, stops
-   * claiming 25 s into a run (the next run goes on). What it claimed last still drains:
-   * at most (batchSize / concurrency + 1) × the 5 s source timeout (30 s), so a run ends
-   * by 55 s, before the next one. Keep runSeconds + that drain under 60 (and the drain
-   * under leaseSeconds).
+   * claiming 20 s into a run (the next run goes on). What it claimed last still drains:
+   * its last batch and the polls under way when it was claimed, shared by the workers, at
+   * most (batchSize / concurrency + 2) × the 5 s source timeout (35 s), so a run ends by
+   * 55 s, before the next one. Keep runSeconds + that drain under 60 (and the drain under
+   * leaseSeconds).
    */
-  polling: { batchSize: 50, concurrency: 10, leaseSeconds: 60, runSeconds: 25, earlySeconds: 5 },
+  polling: { batchSize: 50, concurrency: 10, leaseSeconds: 60, runSeconds: 20, earlySeconds: 5 },
   directory: { ttlMs: 1_000, maxEntries: 10_000 },
 })

@@ -13,7 +13,7 @@ export const DEFAULT_POLLING: MirrorPollingConfig = {
   batchSize: 50,
   concurrency: 10,
   leaseSeconds: 60,
-  runSeconds: 25,
+  runSeconds: 20,
   earlySeconds: 5,
 }
 
