@@ -22,7 +22,7 @@ export function listHref(path: string, query: ListQuery, anchor: string) {
   return `${path}${params.size ? `?${params}` : ''}#${anchor}`
 }
 
-export type PagerItem = { gap: true } | { number: number; href: string; current: boolean }
+type PagerItem = { gap: true } | { number: number; href: string; current: boolean }
 
 /**
  * The links of a paged list (components/pager.edge): previous, next, the
@@ -57,5 +57,3 @@ export function pager(page: Page<unknown>, path: string, query: ListQuery, ancho
     firstPage: at(1),
   }
 }
-
-export type Pager = ReturnType<typeof pager>

@@ -1,7 +1,9 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { OUTPUT_LIMITS } from '#feeds/output_schema'
+import { createFeed } from '#tests/support/feeds'
 import {
+  createProviderRow,
   newOwner,
   postRegistration,
   registerProvider,
@@ -243,5 +245,28 @@ test.group("A feed's output declaration", (group) => {
     })
     accepted.assertStatus(201)
     assert.deepEqual(accepted.body().feed.output_example, PRICES_EXAMPLE)
+  })
+
+  test('a stored schema whose references fan out renders its page in bounded size', async ({
+    client,
+    assert,
+  }) => {
+    const provider = await createProviderRow('fan-out')
+    // Stored as it is, past the checks a declaration goes through now.
+    await createFeed({
+      providerId: provider.id,
+      slug: 'fan',
+      sourceType: 'manual_upload',
+      outputSchema: {
+        $defs: { d: { anyOf: Array.from({ length: 200 }, () => ({ $ref: '#/$defs/d' })) } },
+        $ref: '#/$defs/d',
+      },
+    })
+
+    const page = await client.get('/market/feeds/p/fan-out/fan').header('accept', 'text/html')
+
+    page.assertStatus(200)
+    assert.include(page.text(), 'Response shape')
+    assert.isBelow(page.text().length, 200_000)
   })
 })
