@@ -61,7 +61,8 @@ export class FeedDirectory {
           provider.where('handle', handle).where('status', 'active')
         )
       }
-      return (await query).map((feed) => feed.slug)
+      const feeds = await query
+      return feeds.map((feed) => feed.slug)
     }
     // No handle contains a slash.
     const { slugs } = await this.#slugs.forceFetch(handle ?? '/', { context: lookUp })

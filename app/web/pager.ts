@@ -52,6 +52,8 @@ export function pager(page: Page<unknown>, path: string, query: ListQuery, ancho
     numbers,
     /** "25–48 of 60", or null when this page is empty. */
     shown: page.rows.length ? `${first}–${last} of ${total}` : null,
+    /** How many rows the whole list has, in words ("60"), or null when it has none. */
+    total: page.total > 0 ? total : null,
     /** The address went further than the list: say so, and link back. */
     pastTheEnd: page.page > page.pages,
     firstPage: at(1),

@@ -29,7 +29,8 @@ export function shapeOf(schema: unknown): unknown {
     const inner = (child: unknown) => shape(child, resource, depth + 1)
     if (typeof current.$ref === 'string') return inner(resolvePointer(resource, current.$ref))
     if ('const' in current) return text(JSON.stringify(current.const))
-    if (Array.isArray(current.enum)) return text(`one of: ${capped(current.enum, enumValue).join(' | ')}`)
+    if (Array.isArray(current.enum))
+      return text(`one of: ${capped(current.enum, enumValue).join(' | ')}`)
     const branches = (current.anyOf ?? current.oneOf) as unknown[] | undefined
     if (Array.isArray(branches)) {
       const shapes = capped(branches, inner)

@@ -10,5 +10,8 @@ export function matchesSchema(schema: SchemaObject, value: unknown) {
   const validate = ajv.compile(schema)
   ajv.removeSchema(schema)
   const valid = validate(value)
-  return { valid, errors: valid ? null : ajv.errorsText(validate.errors?.slice(0, 5), { dataVar: 'value' }) }
+  return {
+    valid,
+    errors: valid ? null : ajv.errorsText(validate.errors?.slice(0, 5), { dataVar: 'value' }),
+  }
 }

@@ -65,7 +65,10 @@ test.group('A mistyped feed id', (group) => {
     const pending = await createProviderRow('pending-co')
     await pending.merge({ status: 'pending' }).save()
     await createFeed({ providerId: pending.id, slug: 'eth-price', sourceType: 'manual_upload' })
-    await Feed.query().where('slug', 'whale-alerts').whereNull('provider_id').update({ status: 'paused' })
+    await Feed.query()
+      .where('slug', 'whale-alerts')
+      .whereNull('provider_id')
+      .update({ status: 'paused' })
     const directory = await app.container.make(FeedDirectory)
     directory.forget()
 

@@ -155,7 +155,12 @@ test.group('Fuzzing | provider API bodies', (group) => {
         ['POST', `/providers/id/${provider.id}/feeds`, `{${feedFields},${body.slice(1)}`],
         ['PATCH', `/providers/id/${provider.id}/feeds/btc-price`, body],
       ]) {
-        const answer = await callAtTheEdge(method, url, { body: sent, token: owner.token }, `${method} ${words} ${sent.length}`)
+        const answer = await callAtTheEdge(
+          method,
+          url,
+          { body: sent, token: owner.token },
+          `${method} ${words}`
+        )
         if (answer.json.error.code === 'invalid_json') continue
         assert.equal(answer.status, 422, `${method} ${words} ${answer.text.slice(0, 300)}`)
         assert.equal(answer.json.error.code, code, `${method} ${words}`)
