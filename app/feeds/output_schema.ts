@@ -12,7 +12,7 @@ export const OUTPUT_LIMITS = { maxBytes: 32_768, maxDepth: 32 } as const
 
 export const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema'
 
-export interface OutputProblem {
+interface OutputProblem {
   field: string
   message: string
   rule: 'invalid_output_schema' | 'output_example_mismatch'
@@ -92,9 +92,10 @@ export function declaredOutput(
 
 /**
  * Checks a declared schema of `data` and, if given, its example: size and
- * depth caps, a valid 2020-12 schema (meta-schema and strict compilation),
- * references inside the document only (`#…`, no `$id`), and the example
- * valid against it. Returns the problems, empty when both are fine.
+ * depth caps, references inside the document only (`#…`, no `$id`) that
+ * can be checked in bounded time (schema_graph.ts), a valid 2020-12 schema
+ * (meta-schema and strict compilation), and the example valid against it,
+ * within a bounded number of checks. Returns the problems, empty when both are fine.
  */
 function outputProblems(schema: unknown, example: unknown, prefix = ''): OutputProblem[] {
   const schemaField = `${prefix}output_schema`

@@ -22,7 +22,7 @@ const DESCENDING_MAP = ['properties', 'patternProperties']
  * A chain of `allOf` pairs doubles at each link, so 36 links of 1.7 KB
  * would take minutes to check against one example.
  */
-export const MAX_SUBSCHEMAS = 2_000
+const MAX_SUBSCHEMAS = 2_000
 
 /** Subschema evaluations checking the example may take (each a subschema against one part of it). */
 const MAX_EXAMPLE_WORK = 100_000

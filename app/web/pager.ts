@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '#core/pagination'
 import type { WebConfig } from '#config/web'
 
 /** A list's query values; empty ones are left out of its addresses. */
-export type ListQuery = Record<string, string | number | undefined>
+type ListQuery = Record<string, string | number | undefined>
 
 /** Page numbers shown on each side of the current one (the first and last are always shown). */
 const AROUND = 2

@@ -80,7 +80,7 @@ const CRAFTED_DECLARATIONS: Array<{ body: string; code: string; words: string }>
   ...[2_000, 5_000, 10_000, 20_000, 100_000].map((levels) => ({
     // The body parser reads these (or refuses the deepest as invalid_json), but JSON.stringify
     // of them would overflow the stack.
-    body: `{"output_schema":${'['.repeat(levels)}${']'.repeat(levels)}}`,
+    body: `{"output_schema":{"enum":${'['.repeat(levels)}${']'.repeat(levels)}}}`,
     code: 'invalid_output_schema',
     words: 'deeper than 32 levels',
   })),
