@@ -30,16 +30,21 @@ const MAX_EXAMPLE_WORK = 100_000
 /** The subschema a local JSON Pointer (`#`, `#/$defs/price`) names in `resource`, or undefined. */
 export function resolvePointer(resource: unknown, ref: string): unknown {
   if (ref !== '#' && !ref.startsWith('#/')) return undefined
-  return ref
-    .slice(2)
-    .split('/')
-    .filter(Boolean)
-    .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'))
-    .reduce<unknown>(
-      (node, part) =>
-        typeof node === 'object' && node !== null ? (node as Schema)[part] : undefined,
-      resource
-    )
+  let parts: string[]
+  try {
+    parts = ref
+      .slice(2)
+      .split('/')
+      .filter(Boolean)
+      .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'))
+  } catch {
+    return undefined // a malformed escape (`%E0`): it names nothing
+  }
+  return parts.reduce<unknown>(
+    (node, part) =>
+      typeof node === 'object' && node !== null ? (node as Schema)[part] : undefined,
+    resource
+  )
 }
 
 interface Applied {

@@ -119,6 +119,11 @@ const CRAFTED_DECLARATIONS: Array<{ body: string; code: string; words: string }>
     words: 'subschema checks',
   },
   {
+    body: JSON.stringify({ output_schema: { $ref: '#/$defs/%E0' } }),
+    code: 'invalid_output_schema',
+    words: 'output_schema',
+  },
+  {
     body: JSON.stringify({
       output_schema: { $defs: { usd: { $anchor: 'usd', type: 'number' } }, $ref: '#usd' },
     }),

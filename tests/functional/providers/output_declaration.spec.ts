@@ -247,6 +247,42 @@ test.group("A feed's output declaration", (group) => {
     assert.deepEqual(accepted.body().feed.output_example, PRICES_EXAMPLE)
   })
 
+  test('a recursive schema that goes into the data, and its deep example, are accepted', async ({
+    client,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const tree = (levels: number): unknown =>
+      levels === 0 ? { value: 1 } : { value: 1, left: tree(levels - 1), right: tree(levels - 1) }
+
+    const response = await client
+      .post(`/providers/id/${provider.id}/feeds`)
+      .bearerToken(owner.token)
+      .json({
+        slug: 'tree',
+        display_name: 'Tree',
+        price_stx: '0.005',
+        source_path: '/tree',
+        output_schema: {
+          $defs: {
+            node: {
+              type: 'object',
+              properties: {
+                value: { type: 'number' },
+                left: { $ref: '#/$defs/node' },
+                right: { $ref: '#/$defs/node' },
+              },
+              required: ['value'],
+            },
+          },
+          $ref: '#/$defs/node',
+        },
+        output_example: tree(8),
+      })
+
+    response.assertStatus(201)
+  })
+
   test('a stored schema whose references fan out renders its page in bounded size', async ({
     client,
     assert,
