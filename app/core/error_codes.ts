@@ -215,13 +215,13 @@ export const ERROR_CODES = {
     status: 422,
     in: ERROR,
     meaning:
-      'output_schema is not a usable JSON Schema (2020-12): not an object, over 32 768 bytes or 32 levels, refused by the meta-schema or by strict compilation (unknown keyword or format, a `pattern` RE2 cannot run), a `$ref` outside itself, or an `$id`',
+      'output_schema is not a usable JSON Schema (2020-12): not an object, over 32 768 bytes or 32 levels, refused by the meta-schema or by strict compilation (unknown keyword or format, a `pattern` RE2 cannot run), a `$ref` outside itself or to an anchor, an `$id`, a loop of `$ref`s that never goes into the data, or more than 2 000 subschemas once its `$ref`s are followed',
   },
   output_example_mismatch: {
     status: 422,
     in: ERROR,
     meaning:
-      'output_example does not validate against output_schema, is over the size or depth cap, or is given without a schema',
+      'output_example does not validate against output_schema, is over the size or depth cap, would take over 100 000 subschema checks, or is given without a schema',
   },
   source_type_unavailable: {
     status: 422,

@@ -50,8 +50,14 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (typeof httpError.handle === 'function') {
       return httpError.handle(httpError, ctx)
     }
-    // The body parser's JSON.parse: a syntax error, or a stack overflow on very deep nesting.
-    if ((error instanceof SyntaxError || error instanceof RangeError) && httpError.status === 400) {
+    // The body parser's JSON.parse: a syntax error, or a stack overflow on very deep nesting —
+    // in JSON.parse (a 400), or in the copy of the parsed body it then keeps (lodash cloneDeep,
+    // which recurses; its RangeError comes as it is, before the body is marked parsed).
+    const parsingBody = ctx.request.is(['json']) !== null && ctx.request.bodyType === undefined
+    if (
+      (error instanceof SyntaxError || error instanceof RangeError) &&
+      (httpError.status === 400 || (error instanceof RangeError && parsingBody))
+    ) {
       ctx.response.status(400).send({
         error: {
           code: 'invalid_json' satisfies ErrorCode,

@@ -2,10 +2,7 @@ import type { LRUCache } from 'lru-cache'
 import type { Clock } from '#core/clock'
 import { clockedLruCache } from '#core/clocked_lru_cache'
 import Feed from '#models/feed'
-import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { closestName } from '#feeds/closest_name'
-
-const BUILTIN_IDS = BUILTIN_FEEDS.map((feed) => feed.id)
 
 type LookUp = () => Promise<Feed | null>
 type SlugsLookUp = () => Promise<string[]>
@@ -50,26 +47,35 @@ export class FeedDirectory {
     )
   }
 
-  /** The slugs of a provider's live feeds (for a "did you mean" on a mistyped one). */
-  async liveSlugsOf(handle: string): Promise<string[]> {
+  /**
+   * The slugs of the live feeds of a provider, or the built-in ones (null):
+   * active and not deleted, of an active provider — those the marketplace
+   * shows (MarketCatalog), so a "did you mean" never names a page that 404s.
+   */
+  async liveSlugsOf(handle: string | null): Promise<string[]> {
     const lookUp = async () => {
-      const feeds = await Feed.query()
-        .select('slug')
-        .whereNull('deleted_at')
-        .whereHas('provider', (provider) => provider.where('handle', handle))
+      const query = Feed.query().select('slug').where('status', 'active').whereNull('deleted_at')
+      if (handle === null) query.whereNull('provider_id')
+      else {
+        query.whereHas('provider', (provider) =>
+          provider.where('handle', handle).where('status', 'active')
+        )
+      }
+      const feeds = await query
       return feeds.map((feed) => feed.slug)
     }
-    const { slugs } = await this.#slugs.forceFetch(handle, { context: lookUp })
+    // No handle contains a slash.
+    const { slugs } = await this.#slugs.forceFetch(handle ?? '/', { context: lookUp })
     return slugs
   }
 
   /**
-   * The feed a mistyped name (`whale-alertz`, `acme-data/btc-prise`) most
+   * The live feed a mistyped name (`whale-alertz`, `acme-data/btc-prise`) most
    * likely meant, named the same way: the "did you mean" of a 404, for the
    * API and the pages alike.
    */
   async closestTo(name: string): Promise<string | undefined> {
-    if (!name.includes('/')) return closestName(name, BUILTIN_IDS)
+    if (!name.includes('/')) return closestName(name, await this.liveSlugsOf(null))
     const [handle, slug] = name.split('/', 2)
     const closest = closestName(slug, await this.liveSlugsOf(handle))
     return closest && `${handle}/${closest}`

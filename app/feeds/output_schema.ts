@@ -1,16 +1,18 @@
-import { Ajv2020, type ErrorObject, type SchemaObject } from 'ajv/dist/2020.js'
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import addFormats from 'ajv-formats'
 import { errors as vineErrors } from '@vinejs/vine'
 import { RE2JS } from 're2js'
 import { registerCodedRules } from '#core/coded_rules'
+import { someStringOrKey } from '#core/storable_json'
+import { exampleWorkProblem, schemaGraphProblem } from '#feeds/schema_graph'
 
 /** Caps of a declared schema and of its example (docs/api.md, "Output declaration"). */
 export const OUTPUT_LIMITS = { maxBytes: 32_768, maxDepth: 32 } as const
 
 export const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema'
 
-export interface OutputProblem {
+interface OutputProblem {
   field: string
   message: string
   rule: 'invalid_output_schema' | 'output_example_mismatch'
@@ -90,11 +92,12 @@ export function declaredOutput(
 
 /**
  * Checks a declared schema of `data` and, if given, its example: size and
- * depth caps, a valid 2020-12 schema (meta-schema and strict compilation),
- * references inside the document only (`#…`, no `$id`), and the example
- * valid against it. Returns the problems, empty when both are fine.
+ * depth caps, references inside the document only (`#…`, no `$id`) that
+ * can be checked in bounded time (schema_graph.ts), a valid 2020-12 schema
+ * (meta-schema and strict compilation), and the example valid against it,
+ * within a bounded number of checks. Returns the problems, empty when both are fine.
  */
-export function outputProblems(schema: unknown, example: unknown, prefix = ''): OutputProblem[] {
+function outputProblems(schema: unknown, example: unknown, prefix = ''): OutputProblem[] {
   const schemaField = `${prefix}output_schema`
   const exampleField = `${prefix}output_example`
   const refuse = (message: string): OutputProblem[] => [
@@ -107,6 +110,8 @@ export function outputProblems(schema: unknown, example: unknown, prefix = ''): 
   if (sizeProblem) return refuse(sizeProblem)
   const outside = outsideReference(schema)
   if (outside) return refuse(outside)
+  const graphProblem = schemaGraphProblem(schema as Record<string, unknown>)
+  if (graphProblem) return refuse(graphProblem)
   let validate
   try {
     if (!ajv.validateSchema(schema)) {
@@ -119,44 +124,39 @@ export function outputProblems(schema: unknown, example: unknown, prefix = ''): 
     ajv.removeSchema(schema)
   }
   if (example === undefined || example === null) return []
-  const exampleProblem = capProblem(example)
+  const exampleProblem =
+    capProblem(example) ?? exampleWorkProblem(schema as Record<string, unknown>, example)
   const mismatch = exampleProblem
     ? `output_example ${exampleProblem}`
-    : validate(example)
-      ? null
-      : `output_example does not match output_schema: ${describe(validate.errors, 'output_example')}`
+    : exampleMismatch(validate, example)
   return mismatch
     ? [{ field: exampleField, message: mismatch, rule: 'output_example_mismatch' }]
     : []
 }
 
-/** Validates `value` against a schema known to be good (a built-in's, or one checked above). */
-export function matchesSchema(schema: SchemaObject, value: unknown) {
-  const validate = ajv.compile(schema)
-  ajv.removeSchema(schema)
-  const valid = validate(value)
-  return { valid, errors: valid ? null : describe(validate.errors, 'value') }
+/** Why the example fails the compiled schema, or null; whatever the validator throws refuses it too, never a 500. */
+function exampleMismatch(validate: ValidateFunction, example: unknown) {
+  try {
+    if (validate(example)) return null
+  } catch (error) {
+    return `output_example could not be checked against output_schema: ${(error as Error).message}`
+  }
+  return `output_example does not match output_schema: ${describe(validate.errors, 'output_example')}`
 }
 
 function describe(errors: ErrorObject[] | null | undefined, dataVar: string) {
   return ajv.errorsText(errors?.slice(0, 5), { dataVar })
 }
 
+/** Depth first, walked without recursion: JSON.stringify of a value nested thousands deep would overflow the stack. */
 function capProblem(value: unknown) {
+  if (someStringOrKey(value, () => false, OUTPUT_LIMITS.maxDepth)) {
+    return `nests deeper than ${OUTPUT_LIMITS.maxDepth} levels`
+  }
   if (Buffer.byteLength(JSON.stringify(value)) > OUTPUT_LIMITS.maxBytes) {
     return `is larger than ${OUTPUT_LIMITS.maxBytes} bytes of JSON`
   }
-  if (depthOf(value) > OUTPUT_LIMITS.maxDepth) {
-    return `nests deeper than ${OUTPUT_LIMITS.maxDepth} levels`
-  }
   return null
-}
-
-function depthOf(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0
-  let deepest = 0
-  for (const item of Object.values(value)) deepest = Math.max(deepest, depthOf(item))
-  return deepest + 1
 }
 
 /**

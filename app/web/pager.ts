@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '#core/pagination'
 import type { WebConfig } from '#config/web'
 
 /** A list's query values; empty ones are left out of its addresses. */
-export type ListQuery = Record<string, string | number | undefined>
+type ListQuery = Record<string, string | number | undefined>
 
 /** Page numbers shown on each side of the current one (the first and last are always shown). */
 const AROUND = 2
@@ -22,7 +22,7 @@ export function listHref(path: string, query: ListQuery, anchor: string) {
   return `${path}${params.size ? `?${params}` : ''}#${anchor}`
 }
 
-export type PagerItem = { gap: true } | { number: number; href: string; current: boolean }
+type PagerItem = { gap: true } | { number: number; href: string; current: boolean }
 
 /**
  * The links of a paged list (components/pager.edge): previous, next, the
@@ -52,10 +52,10 @@ export function pager(page: Page<unknown>, path: string, query: ListQuery, ancho
     numbers,
     /** "25–48 of 60", or null when this page is empty. */
     shown: page.rows.length ? `${first}–${last} of ${total}` : null,
+    /** How many rows the whole list has, in words ("60"), or null when it has none. */
+    total: page.total > 0 ? total : null,
     /** The address went further than the list: say so, and link back. */
     pastTheEnd: page.page > page.pages,
     firstPage: at(1),
   }
 }
-
-export type Pager = ReturnType<typeof pager>

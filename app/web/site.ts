@@ -2,11 +2,12 @@ import app from '@adonisjs/core/services/app'
 import type { ChainConfig } from '#chain/define_config'
 import { publicUrl } from '#core/public_url'
 import type { WebConfig } from '#config/web'
+import { OUTPUT_LIMITS } from '#feeds/output_schema'
 
 /**
  * What every page (and each of its islands) knows of the service: the
  * network the wallet must be on, where explorer links go, the public URL
- * that snippets name, and how often live parts poll.
+ * that snippets name, how often live parts poll, and the limits forms show.
  */
 export function siteContext() {
   const chain = app.config.get<ChainConfig>('chain')
@@ -22,6 +23,8 @@ export function siteContext() {
       withdrawalMs: web.withdrawalPollMs,
       dashboardMs: web.dashboardPollMs,
     },
+    /** The caps of a feed's output declaration (the dashboard's declaration card). */
+    outputDeclaration: { maxBytes: OUTPUT_LIMITS.maxBytes },
   }
 }
 

@@ -12,13 +12,16 @@ const pageNumber = () => vine.number().withoutDecimals().range([1, MAX_PAGE]).op
 export const listPageValidator = vine.create({ page: pageNumber() })
 listPageValidator.messagesProvider = messagesProvider
 
+/** Characters of a marketplace search (the search box's maxlength too). */
+export const MAX_SEARCH_LENGTH = 100
+
 /**
  * The marketplace's view, `/?q=…&category=…&page=…`: every word of `q` is
  * looked for in a feed's name, description and provider; an unknown
  * category simply matches no feed.
  */
 export const marketQueryValidator = vine.create({
-  q: vine.string().trim().maxLength(100).optional(),
+  q: vine.string().trim().maxLength(MAX_SEARCH_LENGTH).optional(),
   category: vine.string().trim().maxLength(40).optional(),
   page: pageNumber(),
 })

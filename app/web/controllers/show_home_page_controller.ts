@@ -3,7 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { PublicStats } from '#stats/public_stats'
 import { MarketCatalog } from '#web/market_catalog'
 import { listHref, listPage, pager } from '#web/pager'
-import { marketQueryValidator } from '#web/validators'
+import { MAX_SEARCH_LENGTH, marketQueryValidator } from '#web/validators'
 
 /** Paid calls the home page's live activity shows. */
 const RECENT_CALLS = 8
@@ -42,7 +42,7 @@ export default class ShowHomePageController {
     return view.render('pages/market/home', {
       feeds: feeds.rows,
       pager: pager(feeds, path, { q, category }, LIST),
-      filter: { q: q ?? '', category: category ?? '' },
+      filter: { q: q ?? '', category: category ?? '', maxLength: MAX_SEARCH_LENGTH },
       categories: [
         { label: 'All', count: live, ...choice(undefined) },
         ...categories.map(({ name, label, count }) => ({ label, count, ...choice(name) })),

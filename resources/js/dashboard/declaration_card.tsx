@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { api } from '../lib/api'
+import { site } from '../lib/site'
 import type { Feed } from './types'
 import { Field, Notice, Problem, described, fieldProblem, useAction } from './ui'
 
@@ -59,12 +60,13 @@ export function DeclarationCard(props: {
       <h2 id="declaration-title">Response shape</h2>
       <p class="muted">
         Tell buyers what the <code>data</code> of a paid answer looks like. The feed's public page
-        shows its keys and types, never your data. Leave both empty to declare nothing.
+        shows its keys and types (and the values of any <code>const</code> or <code>enum</code> you
+        declare), never a served answer. Leave both empty to declare nothing.
       </p>
       <Field
         id="declaration-schema"
         label="JSON Schema of the data (optional)"
-        hint="Draft 2020-12, at most 32 KB, references only inside itself (#/$defs/…)."
+        hint={`Draft 2020-12, at most ${site().outputDeclaration.maxBytes / 1024} KB, references only inside itself (#/$defs/…).`}
         problem={problem('schema')}
       >
         <textarea

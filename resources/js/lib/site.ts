@@ -6,6 +6,7 @@ export interface Site {
   addressPrefix: string
   explorer: { url: string; chain: 'mainnet' | 'testnet' }
   polls: { activityMs: number; withdrawalMs: number; dashboardMs: number }
+  outputDeclaration: { maxBytes: number }
 }
 
 let cached: Site | undefined

@@ -1,6 +1,10 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { newOwner, registerProvider } from '#tests/support/providers'
+import app from '@adonisjs/core/services/app'
+import { FeedDirectory } from '#feeds/feed_directory'
+import Feed from '#models/feed'
+import { createFeed } from '#tests/support/feeds'
+import { createProviderRow, newOwner, registerProvider } from '#tests/support/providers'
 
 test.group('A mistyped feed id', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -45,5 +49,38 @@ test.group('A mistyped feed id', (group) => {
         suggestion: 'acme-data/btc-price',
       },
     })
+  })
+
+  test('never suggests a feed whose page would 404: paused, or of a pending provider', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const paused = await client
+      .patch(`/providers/id/${provider.id}/feeds/btc-price/state`)
+      .bearerToken(owner.token)
+      .json({ active: false })
+    paused.assertStatus(200)
+    const pending = await createProviderRow('pending-co')
+    await pending.merge({ status: 'pending' }).save()
+    await createFeed({ providerId: pending.id, slug: 'eth-price', sourceType: 'manual_upload' })
+    await Feed.query()
+      .where('slug', 'whale-alerts')
+      .whereNull('provider_id')
+      .update({ status: 'paused' })
+    const directory = await app.container.make(FeedDirectory)
+    directory.forget()
+
+    for (const name of ['acme-data/btc-prise', 'pending-co/eth-prise', 'whale-alertz']) {
+      const api = await client.get(`/feeds/${name.includes('/') ? `p/${name}` : name}`)
+      api.assertStatus(404)
+      assert.notProperty(api.body().error, 'suggestion', name)
+      const page = await client
+        .get(`/market/feeds/${name.includes('/') ? `p/${name}` : name}`)
+        .header('accept', 'text/html')
+      page.assertStatus(404)
+      assert.notInclude(page.text(), 'Did you mean', name)
+    }
   })
 })

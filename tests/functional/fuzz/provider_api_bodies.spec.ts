@@ -60,6 +60,78 @@ const ENDPOINTS: Array<{ method: string; path: string; valid: Record<string, unk
   },
 ]
 
+/** `d_i = {allOf: [d_{i-1}, d_{i-1}]}`: 2^links subschemas once expanded, in under 2 KB. */
+function doublingChain(links: number) {
+  const $defs: Record<string, unknown> = { d0: { type: 'object' } }
+  for (let link = 1; link <= links; link++) {
+    const previous = { $ref: `#/$defs/d${link - 1}` }
+    $defs[`d${link}`] = { allOf: [previous, previous] }
+  }
+  return { $defs, $ref: `#/$defs/d${links}` }
+}
+
+/** `{"a": {"a": … {}}}`, `levels` deep. */
+function nestedA(levels: number): unknown {
+  return levels === 0 ? {} : { a: nestedA(levels - 1) }
+}
+
+/** Crafted declarations, each with the code it is refused with and words of its message. */
+const CRAFTED_DECLARATIONS: Array<{ body: string; code: string; words: string }> = [
+  ...[2_000, 5_000, 10_000, 20_000, 100_000].map((levels) => ({
+    // The body parser reads these (or refuses the deepest as invalid_json), but JSON.stringify
+    // of them would overflow the stack.
+    body: `{"output_schema":{"enum":${'['.repeat(levels)}${']'.repeat(levels)}}}`,
+    code: 'invalid_output_schema',
+    words: 'deeper than 32 levels',
+  })),
+  {
+    body: JSON.stringify({ output_schema: { allOf: [{ $ref: '#' }] }, output_example: 1 }),
+    code: 'invalid_output_schema',
+    words: 'refers to itself without going into the data',
+  },
+  {
+    body: JSON.stringify({ output_schema: { allOf: [{ $dynamicRef: '#' }] }, output_example: 1 }),
+    code: 'invalid_output_schema',
+    words: 'refers to itself without going into the data',
+  },
+  {
+    body: JSON.stringify({ output_schema: doublingChain(26), output_example: {} }),
+    code: 'invalid_output_schema',
+    words: 'expands into more than',
+  },
+  {
+    // Small once expanded, but each level of the example doubles the work: 2^22 checks.
+    body: JSON.stringify({
+      output_schema: {
+        $defs: {
+          d: {
+            allOf: [
+              { properties: { a: { $ref: '#/$defs/d' } } },
+              { properties: { a: { $ref: '#/$defs/d' } } },
+            ],
+          },
+        },
+        $ref: '#/$defs/d',
+      },
+      output_example: nestedA(22),
+    }),
+    code: 'output_example_mismatch',
+    words: 'subschema checks',
+  },
+  {
+    body: JSON.stringify({ output_schema: { $ref: '#/$defs/%E0' } }),
+    code: 'invalid_output_schema',
+    words: 'output_schema',
+  },
+  {
+    body: JSON.stringify({
+      output_schema: { $defs: { usd: { $anchor: 'usd', type: 'number' } }, $ref: '#usd' },
+    }),
+    code: 'invalid_output_schema',
+    words: 'JSON Pointer',
+  },
+]
+
 test.group('Fuzzing | provider API bodies', (group) => {
   useFuzzGroup(group)
   group.each.setup(() => useLoopbackOnlyOutbound())
@@ -75,4 +147,30 @@ test.group('Fuzzing | provider API bodies', (group) => {
       })
     })
   }
+
+  test('a crafted output declaration is refused with its code, on create and edit', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const feedFields = JSON.stringify(FEED).slice(1, -1)
+    for (const { body, code, words } of CRAFTED_DECLARATIONS) {
+      for (const [method, url, sent] of [
+        ['POST', `/providers/id/${provider.id}/feeds`, `{${feedFields},${body.slice(1)}`],
+        ['PATCH', `/providers/id/${provider.id}/feeds/btc-price`, body],
+      ]) {
+        const answer = await callAtTheEdge(
+          method,
+          url,
+          { body: sent, token: owner.token },
+          `${method} ${words}`
+        )
+        if (answer.json.error.code === 'invalid_json') continue
+        assert.equal(answer.status, 422, `${method} ${words} ${answer.text.slice(0, 300)}`)
+        assert.equal(answer.json.error.code, code, `${method} ${words}`)
+        assert.include(answer.json.error.message, words)
+      }
+    }
+  })
 })

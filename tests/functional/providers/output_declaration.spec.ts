@@ -1,7 +1,9 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { OUTPUT_LIMITS } from '#feeds/output_schema'
+import { createFeed } from '#tests/support/feeds'
 import {
+  createProviderRow,
   newOwner,
   postRegistration,
   registerProvider,
@@ -243,5 +245,64 @@ test.group("A feed's output declaration", (group) => {
     })
     accepted.assertStatus(201)
     assert.deepEqual(accepted.body().feed.output_example, PRICES_EXAMPLE)
+  })
+
+  test('a recursive schema that goes into the data, and its deep example, are accepted', async ({
+    client,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const tree = (levels: number): unknown =>
+      levels === 0 ? { value: 1 } : { value: 1, left: tree(levels - 1), right: tree(levels - 1) }
+
+    const response = await client
+      .post(`/providers/id/${provider.id}/feeds`)
+      .bearerToken(owner.token)
+      .json({
+        slug: 'tree',
+        display_name: 'Tree',
+        price_stx: '0.005',
+        source_path: '/tree',
+        output_schema: {
+          $defs: {
+            node: {
+              type: 'object',
+              properties: {
+                value: { type: 'number' },
+                left: { $ref: '#/$defs/node' },
+                right: { $ref: '#/$defs/node' },
+              },
+              required: ['value'],
+            },
+          },
+          $ref: '#/$defs/node',
+        },
+        output_example: tree(8),
+      })
+
+    response.assertStatus(201)
+  })
+
+  test('a stored schema whose references fan out renders its page in bounded size', async ({
+    client,
+    assert,
+  }) => {
+    const provider = await createProviderRow('fan-out')
+    // Stored as it is, past the checks a declaration goes through now.
+    await createFeed({
+      providerId: provider.id,
+      slug: 'fan',
+      sourceType: 'manual_upload',
+      outputSchema: {
+        $defs: { d: { anyOf: Array.from({ length: 200 }, () => ({ $ref: '#/$defs/d' })) } },
+        $ref: '#/$defs/d',
+      },
+    })
+
+    const page = await client.get('/market/feeds/p/fan-out/fan').header('accept', 'text/html')
+
+    page.assertStatus(200)
+    assert.include(page.text(), 'Response shape')
+    assert.isBelow(page.text().length, 200_000)
   })
 })

@@ -315,6 +315,9 @@ test.group('Marketplace pages, a page at a time', (group) => {
     assert.deepEqual(past.titles, [])
     assert.include(past.html, 'This page is past the last one')
     assert.include(past.html, 'href="/?q=depth#feeds">back to the first page')
+    // Feeds match, this page of them is empty: the count says how many, not "none".
+    assert.include(past.html, '30 matching feeds')
+    assert.notInclude(past.html, 'No feed matches')
   })
 
   test("the providers page and a provider's page show 24 at a time", async ({ client, assert }) => {

@@ -52,4 +52,19 @@ test.group('The response shape a feed page shows', () => {
     assert.include(shape, '…')
     assert.isBelow(shape.length, 500)
   })
+
+  test('stays bounded on references that fan out, wide unions and long values', ({ assert }) => {
+    // Every branch refers back: unbounded, 200 branches render 32 MB over 9 s.
+    const fanOut = {
+      $defs: { d: { anyOf: Array.from({ length: 200 }, () => ({ $ref: '#/$defs/d' })) } },
+      $ref: '#/$defs/d',
+    }
+    const wide = { prefixItems: Array.from({ length: 500 }, () => ({ const: 'x'.repeat(1_000) })) }
+
+    for (const schema of [fanOut, wide]) {
+      const shape = JSON.stringify(shapeOf(schema), null, 2)
+      assert.include(shape, '…')
+      assert.isBelow(shape.length, 100_000)
+    }
+  })
 })

@@ -2,7 +2,7 @@
  * Builders of the JSON Schemas (2020-12) the built-in feeds declare for
  * their `data` (docs/feeds.md). Objects list every key they always carry as
  * required and refuse others, so a schema that drifts from its adapter fails
- * tests/functional/feeds/builtin_schemas.spec.ts.
+ * tests/functional/feeds/builtin_feeds.spec.ts.
  */
 
 export type JsonSchema = Record<string, unknown>
