@@ -28,7 +28,7 @@ export function shapeOf(schema: unknown): unknown {
     if (depth >= MAX_DEPTH || ++nodes > MAX_NODES) return '…'
     const inner = (child: unknown) => shape(child, resource, depth + 1)
     if (typeof current.$ref === 'string') return inner(resolvePointer(resource, current.$ref))
-    if ('const' in current) return text(JSON.stringify(current.const))
+    if ('const' in current) return fixedValue(current.const)
     if (Array.isArray(current.enum))
       return text(`one of: ${capped(current.enum, enumValue).join(' | ')}`)
     const branches = (current.anyOf ?? current.oneOf) as unknown[] | undefined
@@ -76,4 +76,10 @@ function text(words: string) {
 
 function enumValue(value: unknown) {
   return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** A declared fixed value, shown as itself (a string is cut like any text). */
+function fixedValue(value: unknown) {
+  if (typeof value === 'string') return text(value)
+  return typeof value === 'object' && value !== null ? text(JSON.stringify(value)) : value
 }

@@ -125,7 +125,21 @@ test.group('Marketplace pages', (group) => {
     assert.include(html, 'No paid calls yet.')
     // The shape it declares (app/feeds/builtin/schemas/gas_prediction.ts), types only.
     assert.include(html, '&quot;base_fee_gwei&quot;: &quot;number&quot;')
-    assert.include(html, '&quot;price&quot;: &quot;3000&quot;')
+    assert.include(html, '&quot;price&quot;: 3000,')
+    assert.include(html, '&quot;price_stx&quot;: &quot;0.003&quot;,')
+  })
+
+  test("a feed's page names the query parameters it takes, each with what it is", async ({
+    client,
+    assert,
+  }) => {
+    const html = (await client.get('/market/feeds/token-intel')).text()
+
+    assert.include(html, '<dt><code>address</code></dt>')
+    assert.include(html, '<dd>required · Contract address of the token</dd>')
+    assert.include(html, '<dt><code>chain</code></dt>')
+    assert.notInclude(html, '@if')
+    assert.notInclude(html, '@end')
   })
 
   test('an unknown feed is a page saying so, with status 404 and the feed it likely meant', async ({

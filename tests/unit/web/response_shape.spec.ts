@@ -36,11 +36,11 @@ test.group('The response shape a feed page shows', () => {
         'side': 'one of: buy | sell',
         'note?': 'string | null',
       },
-      'price': '5000',
-      'price_stx': '"0.005"',
+      'price': 5000,
+      'price_stx': '0.005',
       'data_source': 'string',
       'last_updated': 'integer',
-      'stale?': 'true',
+      'stale?': true,
     })
     assert.isNull(output!.example)
   })
