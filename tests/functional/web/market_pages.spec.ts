@@ -133,7 +133,8 @@ test.group('Marketplace pages', (group) => {
     client,
     assert,
   }) => {
-    const html = (await client.get('/market/feeds/token-intel')).text()
+    const page = await client.get('/market/feeds/token-intel')
+    const html = page.text()
 
     assert.include(html, '<dt><code>address</code></dt>')
     assert.include(html, '<dd>required · Contract address of the token</dd>')
