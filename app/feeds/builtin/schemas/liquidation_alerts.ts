@@ -8,6 +8,21 @@ import {
 } from '#feeds/builtin/schemas/json_schema'
 import type { BuiltinDeclaration } from '#feeds/builtin/catalog'
 
+/** One symbol's pressure: an alert, and each row of by_symbol. */
+const symbolPressure = object({
+  symbol: string,
+  pressure_side: string,
+  pressure_level: string,
+  oi_drop_usd: number,
+  oi_change_pct: number,
+  price_change_pct: number,
+  open_interest_usd: number,
+  long_account_pct: number,
+  short_account_pct: number,
+  long_short_ratio: number,
+  crowded_side: string,
+})
+
 export default {
   data: object({
     summary: object({
@@ -22,36 +37,8 @@ export default {
       dominant_side: string,
       symbols_under_pressure: number,
     }),
-    alerts: array(
-      object({
-        symbol: string,
-        pressure_side: string,
-        pressure_level: string,
-        oi_drop_usd: number,
-        oi_change_pct: number,
-        price_change_pct: number,
-        open_interest_usd: number,
-        long_account_pct: number,
-        short_account_pct: number,
-        long_short_ratio: number,
-        crowded_side: string,
-      })
-    ),
-    by_symbol: array(
-      object({
-        symbol: string,
-        pressure_side: string,
-        pressure_level: string,
-        oi_drop_usd: number,
-        oi_change_pct: number,
-        price_change_pct: number,
-        open_interest_usd: number,
-        long_account_pct: number,
-        short_account_pct: number,
-        long_short_ratio: number,
-        crowded_side: string,
-      })
-    ),
+    alerts: array(symbolPressure),
+    by_symbol: array(symbolPressure),
     market_overview: array(
       object({
         symbol: string,
