@@ -53,6 +53,8 @@ const rateLimitsConfig = {
   withdrawals: limit(10, 60),
   /** POST …/link-wallet/nonce and POST …/link-wallet together, per session (bearer token). */
   walletLinking: limit(10, 60),
+  /** The same, per client address (an IPv6 client by its /64): sessions of one wallet cost nothing. */
+  walletLinkingPerAddress: limit(40, 60),
 }
 
 export type RateLimitsConfig = typeof rateLimitsConfig

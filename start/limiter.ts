@@ -113,5 +113,8 @@ export const throttle = {
   hmacTests: throttled('hmacTests', byUser),
   ingest: throttled('ingestPerAddress', byAddress),
   withdrawals: throttled('withdrawals', byUser),
-  walletLinking: throttled('walletLinking', bySession),
+  walletLinking: [
+    throttled('walletLinking', bySession),
+    throttled('walletLinkingPerAddress', byAddress),
+  ],
 }

@@ -96,7 +96,7 @@ export const ERROR_CODES = {
     status: 429,
     in: ERROR,
     meaning:
-      'over a rate limit ("Rate limits" below): too many sign-in requests, registrations, feed changes or pushes from the address, or too many registrations, feed changes, source or handshake tests or withdrawals by the signed-in wallet, wallet links by the session, or signed pushes to the feed; carries `Retry-After`, the seconds until the window ends',
+      'over a rate limit ("Rate limits" below): too many sign-in requests, registrations, feed changes, wallet links or pushes from the address, or too many registrations, feed changes, source or handshake tests or withdrawals by the signed-in wallet, wallet links by the session, or signed pushes to the feed; carries `Retry-After`, the seconds until the window ends',
   },
   validation_failed: {
     status: 422,

@@ -53,7 +53,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     // The body parser's JSON.parse: a syntax error, or a stack overflow on very deep nesting —
     // in JSON.parse (a 400), or in the copy of the parsed body it then keeps (lodash cloneDeep,
     // which recurses; its RangeError comes as it is, before the body is marked parsed).
-    const parsingBody = ctx.request.is(['json']) !== null && ctx.request.bodyType === undefined
+    const parsingBody =
+      ctx.request.hasBody() &&
+      ctx.request.is(['json']) !== null &&
+      ctx.request.bodyType === undefined
     if (
       (error instanceof SyntaxError || error instanceof RangeError) &&
       (httpError.status === 400 || (error instanceof RangeError && parsingBody))

@@ -3,7 +3,8 @@ type Schema = Record<string, unknown>
 /** Keywords applying their subschemas to the same instance. */
 const IN_PLACE_ONE = ['not', 'if', 'then', 'else']
 const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf']
-const IN_PLACE_MAP = ['dependentSchemas']
+// `dependencies` is draft-07's dependentSchemas (with property lists), which ajv still runs.
+const IN_PLACE_MAP = ['dependentSchemas', 'dependencies']
 /** Keywords applying their subschemas to parts of the instance (its items, values or keys). */
 const DESCENDING_ONE = [
   'items',
@@ -32,11 +33,10 @@ export function resolvePointer(resource: unknown, ref: string): unknown {
   if (ref !== '#' && !ref.startsWith('#/')) return undefined
   let parts: string[]
   try {
-    parts = ref
-      .slice(2)
-      .split('/')
-      .filter(Boolean)
-      .map((part) => decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~'))
+    // Every segment counts, an empty one too (RFC 6901: `#/properties/` names the key "").
+    parts = (ref === '#' ? [] : ref.slice(2).split('/')).map((part) =>
+      decodeURIComponent(part).replaceAll('~1', '/').replaceAll('~0', '~')
+    )
   } catch {
     return undefined // a malformed escape (`%E0`): it names nothing
   }
@@ -81,9 +81,11 @@ function appliedBy(node: Schema): Applied[] {
   return applied
 }
 
-function referenceOf(node: Schema): string | undefined {
-  const ref = node.$ref ?? node.$dynamicRef
-  return typeof ref === 'string' ? ref : undefined
+/** Each reference a node makes: a validator follows every one of them. */
+function referencesOf(node: Schema): string[] {
+  return [node.$ref, node.$dynamicRef, node.$recursiveRef].filter(
+    (ref): ref is string => typeof ref === 'string'
+  )
 }
 
 function isSchemaObject(value: unknown): value is Schema {
@@ -106,6 +108,7 @@ export function schemaGraphProblem(root: Schema): string | null {
     return null
   } catch (error) {
     if (error instanceof GraphProblem) return error.message
+    if (error instanceof RangeError) return 'chains its $refs too deeply to be checked'
     throw error
   }
 }
@@ -129,8 +132,7 @@ function target(root: Schema, ref: string): unknown {
 function rejectInPlaceLoops(root: Schema) {
   const inPlaceTargets = (schema: unknown, found: unknown[] = []): unknown[] => {
     if (!isSchemaObject(schema)) return found
-    const ref = referenceOf(schema)
-    if (ref !== undefined) found.push(target(root, ref))
+    for (const ref of referencesOf(schema)) found.push(target(root, ref))
     for (const child of appliedBy(schema)) {
       if (!child.descends) inPlaceTargets(child.schema, found)
     }
@@ -171,8 +173,7 @@ function expandedSize(root: Schema): number {
   const size = (schema: unknown): number => {
     if (!isSchemaObject(schema)) return 1
     let total = 1
-    const ref = referenceOf(schema)
-    if (ref !== undefined) total += sizeOfTarget(target(root, ref))
+    for (const ref of referencesOf(schema)) total += sizeOfTarget(target(root, ref))
     for (const child of appliedBy(schema)) {
       total += size(child.schema)
       if (total > MAX_SUBSCHEMAS) break
@@ -204,17 +205,21 @@ export function exampleWorkProblem(root: Schema, example: unknown): string | nul
   const evaluate = (schema: unknown, data: unknown) => {
     if (!isSchemaObject(schema)) return
     if (++work > MAX_EXAMPLE_WORK) throw new GraphProblem('')
-    const ref = referenceOf(schema)
-    if (ref !== undefined) evaluate(resolvePointer(root, ref), data)
+    for (const ref of referencesOf(schema)) evaluate(resolvePointer(root, ref), data)
     for (const key of [...IN_PLACE_ONE, ...IN_PLACE_LIST, ...IN_PLACE_MAP]) {
       const value = schema[key]
       if (value === undefined) continue
       const branches = Array.isArray(value)
         ? value
-        : key === 'dependentSchemas' && isSchemaObject(value)
+        : IN_PLACE_MAP.includes(key) && isSchemaObject(value)
           ? Object.values(value)
           : [value]
       for (const branch of branches) evaluate(branch, data)
+    }
+    // uniqueItems compares the items pairwise.
+    if (schema.uniqueItems === true && Array.isArray(data)) {
+      work += (data.length * data.length) / 2
+      if (work > MAX_EXAMPLE_WORK) throw new GraphProblem('')
     }
     if (Array.isArray(data)) {
       const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : []
@@ -243,7 +248,8 @@ export function exampleWorkProblem(root: Schema, example: unknown): string | nul
     evaluate(root, example)
     return null
   } catch (error) {
-    if (error instanceof GraphProblem) {
+    // A RangeError: the walk itself went too deep (references chained at every level of the data).
+    if (error instanceof GraphProblem || error instanceof RangeError) {
       return `takes more than ${MAX_EXAMPLE_WORK} subschema checks to validate against output_schema: the schema applies itself too many times at each level`
     }
     throw error

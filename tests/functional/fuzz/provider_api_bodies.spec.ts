@@ -75,15 +75,88 @@ function nestedA(levels: number): unknown {
   return levels === 0 ? {} : { a: nestedA(levels - 1) }
 }
 
+/** a_i = {$ref: a_i+1, dependencies: {x: {$ref: a_i+1}}}: each link doubles what a validator runs. */
+function dependenciesChain(links: number) {
+  const $defs: Record<string, unknown> = { [`a${links}`]: { type: 'object' } }
+  for (let i = 0; i < links; i++) {
+    const next = { $ref: `#/$defs/a${i + 1}` }
+    $defs[`a${i}`] = { ...next, dependencies: { x: next } }
+  }
+  return { $defs, $ref: '#/$defs/a0' }
+}
+
+/** d0 → d1 → … → d(n-1), whose items go back to d0: n references at each level of the data. */
+function refChainIntoItems(links: number) {
+  const $defs: Record<string, unknown> = {}
+  for (let i = 0; i < links - 1; i++) $defs[`d${i}`] = { $ref: `#/$defs/d${i + 1}` }
+  $defs[`d${links - 1}`] = { items: { $ref: '#/$defs/d0' } }
+  return { $defs, $ref: '#/$defs/d0' }
+}
+
+function nestedArray(levels: number): unknown {
+  return levels === 0 ? [] : [nestedArray(levels - 1)]
+}
+
 /** Crafted declarations, each with the code it is refused with and words of its message. */
-const CRAFTED_DECLARATIONS: Array<{ body: string; code: string; words: string }> = [
+const CRAFTED_DECLARATIONS: Array<{
+  body: string
+  code: string
+  words: string
+  /** The body parser may refuse it first (invalid_json): it nests too deeply to be read. */
+  unreadable?: true
+}> = [
   ...[2_000, 5_000, 10_000, 20_000, 100_000].map((levels) => ({
     // The body parser reads these (or refuses the deepest as invalid_json), but JSON.stringify
     // of them would overflow the stack.
     body: `{"output_schema":{"enum":${'['.repeat(levels)}${']'.repeat(levels)}}}`,
     code: 'invalid_output_schema',
     words: 'deeper than 32 levels',
+    unreadable: true as const,
   })),
+  {
+    // draft-07's dependencies applies its schema in place, as allOf does.
+    body: JSON.stringify({
+      output_schema: { dependencies: { a: { $ref: '#' } } },
+      output_example: { a: 1 },
+    }),
+    code: 'invalid_output_schema',
+    words: 'refers to itself without going into the data',
+  },
+  {
+    body: JSON.stringify({ output_schema: dependenciesChain(30), output_example: { x: 1 } }),
+    code: 'invalid_output_schema',
+    words: 'expands into more than',
+  },
+  {
+    // "#/$defs/" names the key "" (RFC 6901), not $defs itself.
+    body: JSON.stringify({
+      output_schema: { $ref: '#/$defs/', $defs: { '': { allOf: [{ $ref: '#/$defs/' }] } } },
+      output_example: 1,
+    }),
+    code: 'invalid_output_schema',
+    words: 'refers to itself without going into the data',
+  },
+  {
+    // uniqueItems compares every pair of items, in each of the 40 branches.
+    body: JSON.stringify({
+      output_schema: {
+        allOf: Array.from({ length: 40 }, () => ({ $ref: '#/$defs/u' })),
+        $defs: { u: { uniqueItems: true } },
+      },
+      output_example: Array.from({ length: 2_000 }, (_, i) => i),
+    }),
+    code: 'output_example_mismatch',
+    words: 'subschema checks',
+  },
+  {
+    // 900 references chained at every level of a 30-deep example.
+    body: JSON.stringify({
+      output_schema: refChainIntoItems(900),
+      output_example: nestedArray(30),
+    }),
+    code: 'output_example_mismatch',
+    words: 'subschema checks',
+  },
   {
     body: JSON.stringify({ output_schema: { allOf: [{ $ref: '#' }] }, output_example: 1 }),
     code: 'invalid_output_schema',
@@ -155,7 +228,7 @@ test.group('Fuzzing | provider API bodies', (group) => {
     const owner = await newOwner(client)
     const { provider } = await registerProvider(client, owner.token)
     const feedFields = JSON.stringify(FEED).slice(1, -1)
-    for (const { body, code, words } of CRAFTED_DECLARATIONS) {
+    for (const { body, code, words, unreadable } of CRAFTED_DECLARATIONS) {
       for (const [method, url, sent] of [
         ['POST', `/providers/id/${provider.id}/feeds`, `{${feedFields},${body.slice(1)}`],
         ['PATCH', `/providers/id/${provider.id}/feeds/btc-price`, body],
@@ -166,7 +239,7 @@ test.group('Fuzzing | provider API bodies', (group) => {
           { body: sent, token: owner.token },
           `${method} ${words}`
         )
-        if (answer.json.error.code === 'invalid_json') continue
+        if (unreadable && answer.json.error.code === 'invalid_json') continue
         assert.equal(answer.status, 422, `${method} ${words} ${answer.text.slice(0, 300)}`)
         assert.equal(answer.json.error.code, code, `${method} ${words}`)
         assert.include(answer.json.error.message, words)

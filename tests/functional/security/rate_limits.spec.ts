@@ -363,6 +363,7 @@ test.group('Rate limits', (group) => {
     .with([
       { route: 'POST /providers', limit: 'registrationPerAddress' as const },
       { route: 'POST …/feeds', limit: 'feedChangesPerAddress' as const },
+      { route: 'POST …/link-wallet/nonce', limit: 'walletLinkingPerAddress' as const },
     ])
     .run(async ({ client, assert }, { route, limit }) => {
       const owners = [
@@ -375,7 +376,9 @@ test.group('Rate limits', (group) => {
       const send = (owner: Owner, address: string) =>
         (route === 'POST /providers'
           ? client.post('/providers')
-          : client.post(`/providers/id/${owner.providerId}/feeds`)
+          : route === 'POST …/feeds'
+            ? client.post(`/providers/id/${owner.providerId}/feeds`)
+            : client.post(`/providers/id/${owner.providerId}/link-wallet/nonce`)
         )
           .bearerToken(owner.token)
           .header('x-forwarded-for', address)
@@ -426,12 +429,13 @@ test.group('Rate limits', (group) => {
     const limiterDb = db.connection('limiter')
     await limiterDb.rawQuery('ALTER TABLE rate_limits RENAME TO rate_limits_away')
     try {
-      const response = await askNonce(client, walletOf(randomPrivateKey()))
+      const wallet = walletOf(randomPrivateKey())
+      const response = await askNonce(client, wallet)
 
       response.assertStatus(503)
       assert.equal(response.body().error.code, 'rate_limiter_unavailable')
       assert.equal(response.header('retry-after'), '5')
-      assert.equal(await challengesOf(walletOf(randomPrivateKey())), 0)
+      assert.equal(await challengesOf(wallet), 0)
     } finally {
       await limiterDb.rawQuery('ALTER TABLE rate_limits_away RENAME TO rate_limits')
     }
