@@ -23,6 +23,21 @@ const symbolPressure = object({
   crowded_side: string,
 })
 
+/** The example's one symbol under pressure: its alert, and its row of by_symbol. */
+const xrpUnderPressure = {
+  symbol: 'XRPUSDT',
+  pressure_side: 'shorts',
+  pressure_level: 'elevated',
+  oi_drop_usd: 32865030.89,
+  oi_change_pct: -2.89,
+  price_change_pct: 0.77,
+  open_interest_usd: 1104787724.22,
+  long_account_pct: 69,
+  short_account_pct: 31,
+  long_short_ratio: 2.2253,
+  crowded_side: 'longs',
+}
+
 export default {
   data: object({
     summary: object({
@@ -64,21 +79,7 @@ export default {
       dominant_side: 'shorts',
       symbols_under_pressure: 1,
     },
-    alerts: [
-      {
-        symbol: 'XRPUSDT',
-        pressure_side: 'shorts',
-        pressure_level: 'elevated',
-        oi_drop_usd: 32865030.89,
-        oi_change_pct: -2.89,
-        price_change_pct: 0.77,
-        open_interest_usd: 1104787724.22,
-        long_account_pct: 69,
-        short_account_pct: 31,
-        long_short_ratio: 2.2253,
-        crowded_side: 'longs',
-      },
-    ],
+    alerts: [xrpUnderPressure],
     by_symbol: [
       {
         symbol: 'BTCUSDT',
@@ -93,19 +94,7 @@ export default {
         long_short_ratio: 0.8356,
         crowded_side: 'balanced',
       },
-      {
-        symbol: 'XRPUSDT',
-        pressure_side: 'shorts',
-        pressure_level: 'elevated',
-        oi_drop_usd: 32865030.89,
-        oi_change_pct: -2.89,
-        price_change_pct: 0.77,
-        open_interest_usd: 1104787724.22,
-        long_account_pct: 69,
-        short_account_pct: 31,
-        long_short_ratio: 2.2253,
-        crowded_side: 'longs',
-      },
+      xrpUnderPressure,
     ],
     market_overview: [
       {
