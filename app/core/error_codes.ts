@@ -368,7 +368,7 @@ export const ERROR_CODES = {
     status: 500,
     in: ERROR,
     meaning:
-      "a bug: the body carries `request_id`, the detail is logged with it; never a library's or the database's own code",
+      "a bug: the detail is logged with the body's `request_id`; never a library's or the database's own code",
   },
 
   // x402 refusals: the payment header and the signed transaction

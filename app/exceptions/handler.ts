@@ -19,9 +19,10 @@ type ValidationMessage = { field: string; message: string; rule: string }
  * `Retry-After` it carries (a rate limit's: the seconds left in its window).
  * An error thrown after a payment header decoded
  * comes wrapped in a PaidCallFailure with its x402 `payment-response`.
- * Server errors never expose their message, stack or a library's error code:
- * the body names the request id, and the detail is logged with it (the base
- * handler's report()).
+ * Every error body carries `request_id`, the X-Request-Id of the response,
+ * for a client to quote. Server errors never expose their message, stack or a
+ * library's error code: the detail is logged with that id (the base handler's
+ * report()).
  */
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = !app.inProduction
@@ -42,8 +43,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     const encoding = contentEncodingRefusal(error)
     if (encoding) {
-      ctx.response.status(encoding.status).send({ error: encoding.error })
-      return
+      return sendError(ctx, encoding.status, encoding.error)
     }
     const httpError = this.toHttpError(error)
     if (wantsPage(ctx)) return this.renderPage(httpError, ctx)
@@ -61,16 +61,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       (error instanceof SyntaxError || error instanceof RangeError) &&
       (httpError.status === 400 || (error instanceof RangeError && parsingBody))
     ) {
-      ctx.response.status(400).send({
-        error: {
-          code: 'invalid_json' satisfies ErrorCode,
-          message:
-            error instanceof RangeError
-              ? 'The request body nests too deeply to be read'
-              : 'The request body is not valid JSON',
-        },
+      return sendError(ctx, 400, {
+        code: 'invalid_json' satisfies ErrorCode,
+        message:
+          error instanceof RangeError
+            ? 'The request body nests too deeply to be read'
+            : 'The request body is not valid JSON',
       })
-      return
     }
     if (httpError.code === 'E_VALIDATION_ERROR' && 'messages' in httpError) {
       return this.renderValidationError(httpError, ctx)
@@ -111,24 +108,18 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async renderError(error: HttpError, ctx: HttpContext) {
     const status = error.status ?? 500
     if (status >= 500) {
-      const ours = isOwnServiceError(error)
-      ctx.response.status(status).send({
-        error: ours
+      return sendError(
+        ctx,
+        status,
+        isOwnServiceError(error)
           ? { code: codeOf(error, 'internal_error'), message: error.message }
-          : {
-              code: 'internal_error' satisfies ErrorCode,
-              message: 'Internal server error',
-              request_id: ctx.request.id(),
-            },
-      })
-      return
+          : { code: 'internal_error' satisfies ErrorCode, message: 'Internal server error' }
+      )
     }
-    ctx.response.status(status).send({
-      error: {
-        code: codeOf(error, 'bad_request'),
-        message: error.message,
-        ...(error instanceof DetailedException ? error.details : {}),
-      },
+    return sendError(ctx, status, {
+      code: codeOf(error, 'bad_request'),
+      message: error.message,
+      ...(error instanceof DetailedException ? error.details : {}),
     })
   }
 
@@ -136,18 +127,28 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     const messages = (error as HttpError & { messages: ValidationMessage[] }).messages
     const only = messages.length === 1 ? messages[0] : undefined
     const coded = only && isCodedRule(only.rule) ? only : undefined
-    ctx.response.status(error.status ?? 422).send({
-      error: {
-        code: coded?.rule ?? ('validation_failed' satisfies ErrorCode),
-        message: coded?.message ?? 'The request is invalid: see fields',
-        fields: messages.map(({ field, message, rule }: ValidationMessage) => ({
-          field,
-          message,
-          rule,
-        })),
-      },
+    return sendError(ctx, error.status ?? 422, {
+      code: coded?.rule ?? ('validation_failed' satisfies ErrorCode),
+      message: coded?.message ?? 'The request is invalid: see fields',
+      fields: messages.map(({ field, message, rule }: ValidationMessage) => ({
+        field,
+        message,
+        rule,
+      })),
     })
   }
+}
+
+/**
+ * Writes a JSON error: `{error: {code, message, …details, request_id}}`, the
+ * request id being the one the X-Request-Id response header carries.
+ */
+function sendError(
+  ctx: HttpContext,
+  status: number,
+  error: { code: string; message: string; [detail: string]: unknown }
+) {
+  ctx.response.status(status).send({ error: { ...error, request_id: ctx.request.id() } })
 }
 
 /** The paths of the pages (app/web/routes.ts); every other path is the JSON API's. */

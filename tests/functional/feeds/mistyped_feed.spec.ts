@@ -24,6 +24,7 @@ test.group('A mistyped feed id', (group) => {
           code: 'feed_not_found',
           message: `No feed "${typed}"; did you mean "${meant}"?`,
           suggestion: meant,
+          request_id: response.header('x-request-id'),
         },
       })
     })
@@ -32,7 +33,13 @@ test.group('A mistyped feed id', (group) => {
     const response = await client.get('/feeds/no-such-feed')
 
     response.assertStatus(404)
-    response.assertBody({ error: { code: 'feed_not_found', message: 'No feed "no-such-feed"' } })
+    response.assertBody({
+      error: {
+        code: 'feed_not_found',
+        message: 'No feed "no-such-feed"',
+        request_id: response.header('x-request-id'),
+      },
+    })
   })
 
   test("suggests the provider's own feed on a provider feed path", async ({ client }) => {
@@ -47,6 +54,7 @@ test.group('A mistyped feed id', (group) => {
         code: 'feed_not_found',
         message: 'No feed "acme-data/btc-prise"; did you mean "acme-data/btc-price"?',
         suggestion: 'acme-data/btc-price',
+        request_id: response.header('x-request-id'),
       },
     })
   })

@@ -3,6 +3,7 @@ import vine from '@vinejs/vine'
 import router from '@adonisjs/core/services/router'
 import env from '#start/env'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
+import { forgetRateLimitCounts, setRateLimits } from '#tests/support/rate_limits'
 
 /**
  * A route that exists only in this test file, so the error contract is
@@ -33,7 +34,11 @@ test.group('JSON errors', () => {
     response.assertStatus(404)
     assert.match(response.header('content-type') ?? '', /application\/json/)
     response.assertBody({
-      error: { code: 'route_not_found', message: 'Cannot GET:/no/such/route' },
+      error: {
+        code: 'route_not_found',
+        message: 'Cannot GET:/no/such/route',
+        request_id: response.header('x-request-id'),
+      },
     })
   })
 
@@ -61,7 +66,11 @@ test.group('JSON errors', () => {
 
     assert.equal(response.status, 400)
     assert.deepEqual(await response.json(), {
-      error: { code: 'invalid_json', message: 'The request body is not valid JSON' },
+      error: {
+        code: 'invalid_json',
+        message: 'The request body is not valid JSON',
+        request_id: response.headers.get('x-request-id'),
+      },
     })
   })
 
@@ -101,6 +110,7 @@ test.group('Domain errors', () => {
       error: {
         code: 'source_unavailable',
         message: 'The source of feed "whale-alerts" is unavailable; nothing was charged',
+        request_id: response.header('x-request-id'),
       },
     })
   })
@@ -119,5 +129,62 @@ test.group('Request ids', () => {
 
     const generated = await client.get('/no/such/route')
     assert.match(generated.header('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+  })
+})
+
+test.group('Request ids in error bodies', (group) => {
+  let restoreRateLimits = () => {}
+  group.each.setup(async () => {
+    await forgetRateLimitCounts()
+    restoreRateLimits = setRateLimits({ signIn: 1 })
+    return () => restoreRateLimits()
+  })
+
+  test('every kind of error body names the request id its x-request-id header carries', async ({
+    assert,
+  }) => {
+    const base = `http://${env.get('HOST')}:${env.get('PORT')}`
+    const json = { 'content-type': 'application/json' }
+    const kinds: Array<[expected: string, path: string, init?: RequestInit]> = [
+      ['404 route_not_found', '/no/such/route'],
+      ['404 feed_not_found', '/feeds/whale-alert'],
+      ['422 validation_failed', '/__test__/echo', { method: 'POST', headers: json, body: '{}' }],
+      ['401 unauthenticated', '/me/providers'],
+      ['400 invalid_json', '/__test__/echo', { method: 'POST', headers: json, body: '{' }],
+      [
+        '415 unsupported_media_type',
+        '/__test__/echo',
+        { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'memo=x' },
+      ],
+      [
+        '415 content_encoding_unsupported',
+        '/__test__/echo',
+        { method: 'POST', headers: { ...json, 'content-encoding': 'zstd' }, body: '{}' },
+      ],
+      [
+        '413 request_entity_too_large',
+        '/__test__/echo',
+        { method: 'POST', headers: json, body: `"${'x'.repeat(1_100_000)}"` },
+      ],
+      ['422 validation_failed', '/auth/nonce', { method: 'POST', headers: json, body: '{}' }],
+      ['429 too_many_requests', '/auth/nonce', { method: 'POST', headers: json, body: '{}' }],
+      ['503 source_unavailable', '/__test__/source-down'],
+      ['500 internal_error', '/__test__/crash'],
+    ]
+
+    for (const [expected, path, init] of kinds) {
+      const response = await fetch(`${base}${path}`, init)
+      const { error } = (await response.json()) as { error: { code: string; request_id: string } }
+      assert.equal(`${response.status} ${error.code}`, expected)
+      const header = response.headers.get('x-request-id')
+      assert.match(header ?? '', /^[0-9a-f-]{36}$/, `${expected}: x-request-id`)
+      assert.equal(error.request_id, header, `${expected}: error.request_id`)
+    }
+
+    const echoed = await fetch(`${base}/no/such/route`, { headers: { 'x-request-id': 'agent-7' } })
+    assert.equal(
+      ((await echoed.json()) as { error: { request_id: string } }).error.request_id,
+      'agent-7'
+    )
   })
 })

@@ -129,6 +129,7 @@ test.group('Provider feed management', (group) => {
           code: 'nothing_to_update',
           message,
           fields: [{ field: '', rule: 'nothing_to_update', message }],
+          request_id: response.header('x-request-id'),
         },
       })
     }

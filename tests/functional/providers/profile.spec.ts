@@ -130,6 +130,7 @@ test.group('Editing a provider profile', (group) => {
           code: 'nothing_to_update',
           message,
           fields: [{ field: '', rule: 'nothing_to_update', message }],
+          request_id: response.header('x-request-id'),
         },
       })
     }
