@@ -16,7 +16,7 @@ export interface TestSeed {
 /**
  * The seeds `npm test` runs: fast, yet between them payments, withdrawals,
  * jobs, crashes and chain faults; and every seed that found a bug, with the
- * steps it needed (see the README's "Simulation").
+ * steps it needed (see docs/simulation.md).
  */
 export const TEST_SEEDS: TestSeed[] = [
   {

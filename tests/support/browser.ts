@@ -186,7 +186,7 @@ export function pollQuickly() {
 const SCREENSHOTS = app.makePath('docs/screenshots')
 
 /**
- * The README's pictures of the pages, taken by the tests that reach them, at
+ * The pictures of the pages (docs/pages.md), taken by the tests that reach them, at
  * desktop and phone width. Written only when asked (`npm run screenshots`),
  * so a test run leaves the tree as it was.
  */

@@ -6,7 +6,7 @@ import type { Group } from '@japa/runner/core'
 import { ERROR_CODES, type ErrorCodeEntry, isErrorCode } from '#core/error_codes'
 
 /**
- * Property-based fuzzing at the edge (README, "Security"). Runs are bounded
+ * Property-based fuzzing at the edge (docs/testing.md, "Security testing"). Runs are bounded
  * so the suite stays quick in `npm test`, with a fixed seed so CI replays the
  * same inputs; FUZZ_RUNS asks for more runs per property, FUZZ_SEED for other
  * inputs (a number, or `random`). A failure prints its seed and shrunk input.
