@@ -440,6 +440,7 @@ test.group('Provider manifest verification', (group) => {
     const report = await reportOf(client)
 
     assert.isFalse(report.independence_attestation.well_known_manifest_present)
+    assert.equal(report.independence_attestation.http_status, 200)
     assert.include(checkOf(report, 'manifest_present').detail, 'more than 1024 bytes')
   })
 
