@@ -612,6 +612,39 @@ test.group('Provider manifest verification', (group) => {
     refused.assertBodyContains({ error: { code: 'not_owner' } })
   })
 
+  test('the report is a page naming each check with its result and message, the JSON linked', async ({
+    client,
+    assert,
+  }) => {
+    site = await startLocalSite((_request, response) => sendJson(response, { error: 'no' }, 404))
+    await createProvider(site.origin)
+
+    const page = await client.get(`/market/providers/${HANDLE}/verification`)
+
+    page.assertStatus(200)
+    assert.match(String(page.header('content-type')), /^text\/html/)
+    const text = page.text().replace(/\s+/g, ' ')
+    assert.include(text, `<h1>@${HANDLE} is not verified</h1>`)
+    assert.include(
+      text,
+      `<code>manifest_present</code> <strong>failed</strong>: expected HTTP 200 at ${site.origin}${MANIFEST_PATH}, got HTTP 404</li>`
+    )
+    for (const name of ['version', 'provider_handle', 'partnership', 'feed_paths']) {
+      assert.include(text, `<code>${name}</code> <strong>not run</strong></li>`)
+    }
+    assert.include(text, `href="/providers/${HANDLE}/manifest">this report as JSON</a>`)
+
+    // The profile's "full report" is this page.
+    const profile = await client.get(`/market/providers/${HANDLE}`)
+    assert.include(
+      profile.text(),
+      `href="/market/providers/${HANDLE}/verification">the full report`
+    )
+
+    const unknown = await client.get('/market/providers/nobody-here/verification')
+    unknown.assertStatus(404)
+  })
+
   test('an unknown handle is 404 provider_not_found', async ({ client }) => {
     const response = await client.get('/providers/nobody-here/manifest')
 
