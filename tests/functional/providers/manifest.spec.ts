@@ -604,7 +604,8 @@ test.group('Provider manifest verification', (group) => {
       ['/v1/prices']
     )
     served = template.body()
-    assert.isTrue((await reportOf(client)).verified)
+    const report = await reportOf(client)
+    assert.isTrue(report.verified, JSON.stringify(report.checks))
 
     const stranger = await newOwner(client)
     const refused = await client.get(path).bearerToken(stranger.token)
