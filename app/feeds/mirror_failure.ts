@@ -16,7 +16,7 @@ export class MirrorFailure extends SourceUnavailable {
   constructor(
     readonly kind: MirrorFailureKind,
     message: string,
-    /** With http_status: the status the source answered. */
+    /** The status the source answered, when it answered (null for a time-out, a refused target…). */
     readonly httpStatus: number | null = null
   ) {
     super(message)

@@ -98,7 +98,11 @@ function exchangeWith(
     })
     outgoing.on('response', (incoming) => {
       const tooLarge = () =>
-        new OutboundFailure('too_large', `${url.host} answered more than ${maxBytes} bytes`)
+        new OutboundFailure(
+          'too_large',
+          `${url.host} answered more than ${maxBytes} bytes`,
+          incoming.statusCode ?? null
+        )
       if (Number(incoming.headers['content-length']) > maxBytes) return fail(tooLarge())
 
       const chunks: Buffer[] = []

@@ -21,7 +21,9 @@ export class OutboundFailure extends Error {
 
   constructor(
     readonly kind: OutboundFailureKind,
-    message: string
+    message: string,
+    /** The status the target answered before the request failed (too_large), else null. */
+    readonly httpStatus: number | null = null
   ) {
     super(message)
   }

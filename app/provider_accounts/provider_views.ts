@@ -76,10 +76,14 @@ export function providerIdentity(provider: Provider) {
   }
 }
 
-/** Where withdrawals go, and until when a recent change holds them (ISO 8601 UTC, or null). */
+/**
+ * Where withdrawals go, and until when a recent change holds them (ISO 8601 UTC, or null).
+ * A provider just created has neither column set on the model (the row's NULL
+ * is not read back), so both are null then rather than left out.
+ */
 export function withdrawalWalletView(provider: Provider) {
   return {
-    linked_withdrawal_wallet: provider.linkedWithdrawalWallet,
+    linked_withdrawal_wallet: provider.linkedWithdrawalWallet ?? null,
     withdrawal_wallet_held_until: provider.withdrawalWalletHeldUntil?.toUTC().toISO() ?? null,
   }
 }

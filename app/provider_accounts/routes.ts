@@ -19,6 +19,8 @@ const PublicProvidersController = () =>
   import('#provider_accounts/controllers/public_providers_controller')
 const ProviderManifestController = () =>
   import('#provider_accounts/controllers/provider_manifest_controller')
+const ManifestTemplateController = () =>
+  import('#provider_accounts/controllers/manifest_template_controller')
 const HandleAvailabilityController = () =>
   import('#provider_accounts/controllers/handle_availability_controller')
 
@@ -35,6 +37,9 @@ router
         router.get('/', [ProviderAccountsController, 'show']).as('show')
         router.patch('/', [ProviderAccountsController, 'update']).as('update')
         router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
+        router
+          .get('/manifest/template', [ManifestTemplateController, 'handle'])
+          .as('manifest.template')
         router
           .post('/feeds', [ProviderFeedsController, 'store'])
           .as('feeds.store')

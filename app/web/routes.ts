@@ -8,6 +8,8 @@ const ShowLeaderboardPageController = () =>
 const ShowActivityPageController = () => import('#web/controllers/show_activity_page_controller')
 const ShowProvidersPageController = () => import('#web/controllers/show_providers_page_controller')
 const ShowProviderPageController = () => import('#web/controllers/show_provider_page_controller')
+const ShowProviderVerificationPageController = () =>
+  import('#web/controllers/show_provider_verification_page_controller')
 const ShowDashboardPageController = () => import('#web/controllers/show_dashboard_page_controller')
 
 /**
@@ -28,6 +30,9 @@ router
         router.get('activity', [ShowActivityPageController, 'handle']).as('activity')
         router.get('providers', [ShowProvidersPageController, 'handle']).as('providers')
         router.get('providers/:handle', [ShowProviderPageController, 'handle']).as('provider')
+        router
+          .get('providers/:handle/verification', [ShowProviderVerificationPageController, 'handle'])
+          .as('provider_verification')
       })
       .prefix('/market')
       .as('market')

@@ -70,6 +70,17 @@ test.group('Signing up as a provider', (group) => {
     await page.getByRole('heading', { name: 'Acme Data' }).waitFor()
     assert.notInclude(await page.content(), secret)
 
+    // Nothing earned yet: the next step leads, and Withdraw waits, saying why.
+    assert.deepEqual(await page.locator('.page-head .btn-primary').allInnerTexts(), [
+      'Link a withdrawal wallet',
+    ])
+    const withdraw = page.getByRole('button', { name: 'Withdraw' })
+    assert.isTrue(await withdraw.isDisabled())
+    assert.equal(
+      await page.locator(`#${await withdraw.getAttribute('aria-describedby')}`).innerText(),
+      'Nothing to withdraw yet: paid calls to your feeds add to your pending revenue.'
+    )
+
     // The partner's server, holding the secret, verifies our signed calls.
     partner.secret = secret
     await page.getByRole('link', { name: 'Integration' }).click()

@@ -186,7 +186,7 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     } catch (error) {
       if (error instanceof OutboundFailure) {
         const { outcome, message } = describeOutboundFailure(error, host)
-        throw new MirrorFailure(outcome, message)
+        throw new MirrorFailure(outcome, message, error.httpStatus)
       }
       throw error
     }
@@ -205,18 +205,25 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     try {
       data = JSON.parse(body)
     } catch {
-      throw new MirrorFailure('bad_json', `${answered} did not answer JSON`)
+      const type = response.headers['content-type'] ?? 'none'
+      throw new MirrorFailure(
+        'bad_json',
+        `${answered} did not answer JSON (HTTP ${response.status}, content-type: ${type})`,
+        response.status
+      )
     }
     if (data === null || typeof data !== 'object') {
       throw new MirrorFailure(
         'not_a_document',
-        `${answered} answered a JSON ${data === null ? 'null' : typeof data}, not an object or array`
+        `${answered} answered a JSON ${data === null ? 'null' : typeof data}, not an object or array`,
+        response.status
       )
     }
     if (!isStorableAsJsonb(data)) {
       throw new MirrorFailure(
         'not_a_document',
-        `${answered} answered JSON that cannot be stored: a NUL character or an unpaired surrogate (\\u0000, \\ud800), a number too large to keep (1e400), or nested deeper than ${MAX_JSON_DEPTH} levels`
+        `${answered} answered JSON that cannot be stored: a NUL character or an unpaired surrogate (\\u0000, \\ud800), a number too large to keep (1e400), or nested deeper than ${MAX_JSON_DEPTH} levels`,
+        response.status
       )
     }
     const now = this.options.now()

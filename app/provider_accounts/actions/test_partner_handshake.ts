@@ -67,7 +67,7 @@ export class TestPartnerHandshake {
     } catch (error) {
       if (!(error instanceof OutboundFailure)) throw error
       const { outcome } = describeOutboundFailure(error, target.partnerEndpoint)
-      return report(outcome === 'too_large' ? 'bad_json' : outcome, null, null)
+      return report(outcome === 'too_large' ? 'bad_json' : outcome, error.httpStatus, null)
     }
     const { status, latencyMs } = answer
     if (status === 401 || status === 403) return report('secret_mismatch', status, latencyMs)

@@ -1,6 +1,12 @@
-/** One line of the manifest report: what was expected and what was found. */
+import type { IntegrationMode } from '#models/provider'
+
+/**
+ * One line of the manifest report: what was expected and what was found.
+ * `not_run` when there was no manifest to check (manifest_present says why).
+ */
 export interface ManifestCheck {
   name: string
+  result: 'pass' | 'fail' | 'not_run'
   ok: boolean
   detail: string
 }
@@ -13,17 +19,23 @@ export interface ManifestExpectations {
   handle: string
   /** This marketplace's PUBLIC_URL. */
   publicUrl: string
-  /** The source_path of every live Partner Bridge feed of the provider. */
-  sourcePaths: string[]
+  integrationMode: IntegrationMode
+  /** The path each live feed of the provider is listed under (see manifestFeedPath). */
+  feedPaths: string[]
 }
 
 export const MANIFEST_VERSION = '1'
 export const MARKETPLACE_NAME = 'tollbooth'
 export const CONTENT_CHECK_NAMES = ['version', 'provider_handle', 'partnership', 'feed_paths']
 
+/** A check's verdict. */
+export function manifestCheck(name: string, ok: boolean, detail: string): ManifestCheck {
+  return { name, result: ok ? 'pass' : 'fail', ok, detail }
+}
+
 /**
  * The content checks of a provider's discovery manifest, in report order.
- * Without a manifest (not fetched, not JSON) every one fails the same way.
+ * Without a manifest (not fetched, not JSON) none is run.
  */
 export function manifestContentChecks(
   manifest: ManifestDocument | null,
@@ -32,46 +44,46 @@ export function manifestContentChecks(
   if (!manifest) {
     return CONTENT_CHECK_NAMES.map((name) => ({
       name,
+      result: 'not_run',
       ok: false,
-      detail: 'manifest not available',
+      detail: 'not run: no manifest to check',
     }))
   }
   return [
     versionCheck(manifest),
     providerHandleCheck(manifest, expected.handle),
     partnershipCheck(manifest, expected),
-    feedPathsCheck(manifest, expected.sourcePaths),
+    feedPathsCheck(manifest, expected),
   ]
 }
 
 function versionCheck(manifest: ManifestDocument): ManifestCheck {
   const ok = manifest.version === MANIFEST_VERSION
-  return {
-    name: 'version',
+  return manifestCheck(
+    'version',
     ok,
-    detail: ok
+    ok
       ? `version is "${MANIFEST_VERSION}"`
-      : `expected version "${MANIFEST_VERSION}", found ${describe(manifest.version)}`,
-  }
+      : `expected version "${MANIFEST_VERSION}", found ${describe(manifest.version)}`
+  )
 }
 
 function providerHandleCheck(manifest: ManifestDocument, handle: string): ManifestCheck {
   const provider = manifest.provider
   if (!isObject(provider)) {
-    return {
-      name: 'provider_handle',
-      ok: false,
-      detail: `expected a provider object with handle "${handle}", found ${describe(provider)}`,
-    }
+    return failed(
+      'provider_handle',
+      `expected a provider object with handle "${handle}", found ${describe(provider)}`
+    )
   }
   const ok = provider.handle === handle
-  return {
-    name: 'provider_handle',
+  return manifestCheck(
+    'provider_handle',
     ok,
-    detail: ok
+    ok
       ? `provider.handle is "${handle}"`
-      : `expected provider.handle "${handle}", found ${describe(provider.handle)}`,
-  }
+      : `expected provider.handle "${handle}", found ${describe(provider.handle)}`
+  )
 }
 
 /**
@@ -99,11 +111,11 @@ function partnershipCheck(manifest: ManifestDocument, expected: ManifestExpectat
           entry.marketplace.toLowerCase() === MARKETPLACE_NAME))
   )
   if (match) {
-    return {
-      name: 'partnership',
-      ok: true,
-      detail: `partnership with ${describe(match.marketplace)} (${describe(match.marketplace_url)}) as "${expected.handle}"`,
-    }
+    return manifestCheck(
+      'partnership',
+      true,
+      `partnership with ${describe(match.marketplace)} (${describe(match.marketplace_url)}) as "${expected.handle}"`
+    )
   }
   const found = entries.length
     ? entries
@@ -113,8 +125,21 @@ function partnershipCheck(manifest: ManifestDocument, expected: ManifestExpectat
   return failed('partnership', `expected ${wanted}; found: ${found}`)
 }
 
-/** Every listed path must be the source_path of one of the provider's live Partner Bridge feeds. */
-function feedPathsCheck(manifest: ManifestDocument, sourcePaths: string[]): ManifestCheck {
+/** How feeds[].path reads for each mode, in the feed_paths check's words. */
+const FEED_PATH_WORDS: Record<IntegrationMode, { all: string; unknown: string }> = {
+  partner_bridge: {
+    all: 'registered Partner Bridge source paths',
+    unknown: 'not a source_path of a live Partner Bridge feed of this provider',
+  },
+  hosted_mirror: {
+    all: "marketplace paths of this provider's Hosted Mirror feeds",
+    unknown:
+      'not the marketplace path (/feeds/p/<handle>/<slug>) of a live Hosted Mirror feed of this provider',
+  },
+}
+
+/** Every listed path must be one of the provider's live feeds' paths (manifestFeedPath). */
+function feedPathsCheck(manifest: ManifestDocument, expected: ManifestExpectations) {
   const feeds = manifest.feeds
   if (!Array.isArray(feeds)) {
     return failed('feed_paths', `expected a feeds array, found ${describe(feeds)}`)
@@ -122,7 +147,8 @@ function feedPathsCheck(manifest: ManifestDocument, sourcePaths: string[]): Mani
   if (feeds.length === 0) {
     return failed('feed_paths', 'the manifest lists no feeds')
   }
-  const registered = new Set(sourcePaths)
+  const words = FEED_PATH_WORDS[expected.integrationMode]
+  const registered = new Set(expected.feedPaths)
   const unknown = feeds
     .map((feed, index) => {
       const path = isObject(feed) ? feed.path : undefined
@@ -131,22 +157,14 @@ function feedPathsCheck(manifest: ManifestDocument, sourcePaths: string[]): Mani
     })
     .filter((problem) => problem !== null)
   if (unknown.length === 0) {
-    return {
-      name: 'feed_paths',
-      ok: true,
-      detail: `all ${feeds.length} feed paths are registered Partner Bridge source paths`,
-    }
+    return manifestCheck('feed_paths', true, `all ${feeds.length} feed paths are ${words.all}`)
   }
-  const known = sourcePaths.length ? [...registered].join(', ') : 'none'
-  return failed(
-    'feed_paths',
-    `not a source_path of a live Partner Bridge feed of this provider: ${unknown.join(', ')} ` +
-      `(registered: ${known})`
-  )
+  const known = registered.size ? [...registered].join(', ') : 'none'
+  return failed('feed_paths', `${words.unknown}: ${unknown.join(', ')} (registered: ${known})`)
 }
 
 function failed(name: string, detail: string): ManifestCheck {
-  return { name, ok: false, detail }
+  return manifestCheck(name, false, detail)
 }
 
 function isObject(value: unknown): value is ManifestDocument {

@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
-import { Database } from '@adonisjs/lucid/database'
 import { Clock } from '#core/clock'
+import Feed from '#models/feed'
 import Provider from '#models/provider'
 import { OutboundClient } from '#outbound/outbound_client'
 import { ProvidersConfig } from '#provider_accounts/define_config'
@@ -8,8 +8,10 @@ import { E_PROVIDER_NOT_FOUND } from '#provider_accounts/exceptions'
 import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 import {
   type ManifestCheck,
+  manifestCheck,
   manifestContentChecks,
 } from '#provider_accounts/manifest/manifest_checks'
+import { manifestFeedPath } from '#provider_accounts/manifest/manifest_template'
 import { fetchWellKnownManifest } from '#provider_accounts/manifest/well_known_manifest'
 import { publicUrl } from '#core/public_url'
 
@@ -41,7 +43,6 @@ export class ManifestVerifier {
   constructor(
     private outbound: OutboundClient,
     private clock: Clock,
-    private db: Database,
     private reports: ManifestReportCache,
     private config: ProvidersConfig
   ) {}
@@ -55,16 +56,17 @@ export class ManifestVerifier {
   async #verify(provider: Provider): Promise<ManifestReport> {
     const settings = this.config.manifest
     const checkedAt = new Date(this.clock.now()).toISOString()
-    const [fetched, sourcePaths] = await Promise.all([
+    const [fetched, feedPaths] = await Promise.all([
       fetchWellKnownManifest(this.outbound, provider.website, settings),
-      this.#registeredSourcePaths(provider),
+      this.#feedPaths(provider),
     ])
     const checks: ManifestCheck[] = [
-      { name: 'manifest_present', ok: fetched.present, detail: fetched.detail },
+      manifestCheck('manifest_present', fetched.present, fetched.detail),
       ...manifestContentChecks(fetched.manifest, {
         handle: provider.handle,
         publicUrl: publicUrl(),
-        sourcePaths,
+        integrationMode: provider.integrationMode,
+        feedPaths,
       }),
     ]
     return {
@@ -83,14 +85,12 @@ export class ManifestVerifier {
     }
   }
 
-  /** The source_path of each live (not deleted) Partner Bridge feed of the provider. */
-  async #registeredSourcePaths(provider: Provider): Promise<string[]> {
-    const rows: { source_path: string | null }[] = await this.db
-      .from('feeds')
+  /** The manifest path of each live (not deleted) feed of the provider's mode. */
+  async #feedPaths(provider: Provider): Promise<string[]> {
+    const feeds = await Feed.query()
       .where('provider_id', provider.id)
       .whereNull('deleted_at')
-      .where('source_type', 'partner_bridge')
-      .select(this.db.raw(`source_settings->>'source_path' AS source_path`))
-    return rows.flatMap((row) => (row.source_path ? [row.source_path] : []))
+      .select('slug', 'source_type', 'source_settings')
+    return feeds.flatMap((feed) => manifestFeedPath(provider, feed) ?? [])
   }
 }

@@ -58,7 +58,12 @@ export async function fetchWellKnownManifest(
     })
   } catch (error) {
     if (!(error instanceof OutboundFailure)) throw error
-    return { ...absent, manifestUrl, detail: `could not fetch ${manifestUrl}: ${error.message}` }
+    return {
+      ...absent,
+      manifestUrl,
+      httpStatus: error.httpStatus,
+      detail: `could not fetch ${manifestUrl}: ${error.message}`,
+    }
   }
 
   const answered = {

@@ -45,14 +45,7 @@ export function Overview() {
             <span class={`status status-${provider.status}`}>{provider.status}</span>
           </p>
         </div>
-        <div class="row">
-          <a class="btn" href={`${base}/new-feed`}>
-            Add a feed
-          </a>
-          <a class="btn btn-primary" href={`${base}/payouts`}>
-            Withdraw
-          </a>
-        </div>
+        <NextSteps pending={analytics?.pending_revenue ?? provider.pending_revenue} />
       </div>
       {provider.status === 'pending' && (
         <Notice kind="warn">
@@ -160,6 +153,48 @@ export function Overview() {
           </div>
         )}
       </section>
+    </div>
+  )
+}
+
+/**
+ * The page's main action is what the provider should do next: withdraw once
+ * there is revenue; before, add the first feed, then link the withdrawal
+ * wallet. Withdraw stays visible, disabled, saying why.
+ */
+function NextSteps({ pending }: { pending: number }) {
+  const { provider } = useProvider()
+  const base = `/dashboard/p/${provider.id}`
+  if (pending > 0) {
+    return (
+      <div class="row">
+        <a class="btn" href={`${base}/new-feed`}>
+          Add a feed
+        </a>
+        <a class="btn btn-primary" href={`${base}/payouts`}>
+          Withdraw
+        </a>
+      </div>
+    )
+  }
+  const firstFeed = provider.feeds.length === 0
+  const linkWallet = !firstFeed && !provider.linked_withdrawal_wallet
+  return (
+    <div class="row">
+      {linkWallet && (
+        <a class="btn btn-primary" href={`${base}/payouts`}>
+          Link a withdrawal wallet
+        </a>
+      )}
+      <a class={linkWallet ? 'btn' : 'btn btn-primary'} href={`${base}/new-feed`}>
+        {firstFeed ? 'Add your first feed' : 'Add a feed'}
+      </a>
+      <button type="button" class="btn" disabled aria-describedby="withdraw-why">
+        Withdraw
+      </button>
+      <p id="withdraw-why" class="small muted">
+        Nothing to withdraw yet: paid calls to your feeds add to your pending revenue.
+      </p>
     </div>
   )
 }

@@ -1,15 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, errorMessage } from '../lib/api'
-import { site } from '../lib/site'
+import { ManifestChecks, type ManifestReport } from '../lib/manifest_checks'
 import { useProvider } from './provider_context'
 import { type ProfileDraft, ProfileFields, profileBody } from './profile_fields'
 import { Notice, Problem, useAction } from './ui'
-
-interface Report {
-  manifest_url: string | null
-  verified: boolean
-  checks: Array<{ name: string; ok: boolean; detail: string }>
-}
 
 /** The public profile (PATCH /providers/id/:id) and its manifest verification. */
 export function ProfileScreen() {
@@ -66,50 +60,26 @@ export function ProfileScreen() {
 
 function ManifestCard() {
   const { provider } = useProvider()
-  const [report, setReport] = useState<Report | null>(null)
+  const [report, setReport] = useState<ManifestReport | null>(null)
+  const [template, setTemplate] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const check = async () => {
     setProblem(null)
     try {
-      setReport(await api<Report>(`/providers/${provider.handle}/manifest`, { auth: false }))
+      const [found, manifest] = await Promise.all([
+        api<ManifestReport>(`/providers/${provider.handle}/manifest`, { auth: false }),
+        api<unknown>(`/providers/id/${provider.id}/manifest/template`),
+      ])
+      setReport(found)
+      setTemplate(JSON.stringify(manifest, null, 2))
     } catch (error) {
       setProblem(errorMessage(error))
     }
   }
+  // The template lists the provider's feeds and website: fetched again when they change.
   useEffect(() => {
     check()
-  }, [provider.website])
-  const manifest = JSON.stringify(
-    {
-      version: '1',
-      provider: {
-        name: provider.display_name,
-        handle: provider.handle,
-        website: provider.website ?? '',
-      },
-      partnerships: [
-        {
-          marketplace: 'Tollbooth',
-          marketplace_url: site().publicUrl,
-          marketplace_handle: provider.handle,
-          marketplace_verification_url: `${site().publicUrl}/providers/${provider.handle}/manifest`,
-          integration_mode: provider.integration_mode,
-          partner_endpoint: provider.partner_endpoint ?? '',
-        },
-      ],
-      feeds: provider.feeds
-        .filter((feed) => feed.source_path)
-        .map((feed) => ({
-          slug: feed.slug,
-          name: feed.display_name,
-          path: feed.source_path,
-          method: 'GET',
-        })),
-      supported_payments: ['x402-stacks'],
-    },
-    null,
-    2
-  )
+  }, [provider])
   return (
     <section class="card" aria-labelledby="manifest-title">
       <div class="card-title">
@@ -119,7 +89,7 @@ function ManifestCard() {
         </button>
       </div>
       <p class="muted">
-        Serve this file at{' '}
+        Serve this file, exactly as shown, at{' '}
         <code>
           {provider.website ? `${new URL(provider.website).origin}` : 'https://your-site'}
           /.well-known/tollbooth-feeds.json
@@ -132,20 +102,16 @@ function ManifestCard() {
           <p>
             <strong>{report.verified ? 'Verified.' : 'Not verified yet.'}</strong>
           </p>
-          <ul class="small" style="margin:0;padding-left:18px">
-            {report.checks.map((item) => (
-              <li key={item.name}>
-                {item.ok ? '✓' : '✗'} {item.detail}
-              </li>
-            ))}
-          </ul>
+          <ManifestChecks checks={report.checks} />
         </Notice>
       )}
-      <div class="code">
-        <pre tabIndex={0} aria-label="Manifest template">
-          <code>{manifest}</code>
-        </pre>
-      </div>
+      {template && (
+        <div class="code">
+          <pre tabIndex={0} aria-label="Manifest template">
+            <code>{template}</code>
+          </pre>
+        </div>
+      )}
     </section>
   )
 }

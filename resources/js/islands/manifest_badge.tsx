@@ -1,11 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api, errorMessage } from '../lib/api'
-
-interface Report {
-  verified: boolean
-  manifest_url: string | null
-  checks: Array<{ name: string; ok: boolean; detail: string }>
-}
+import { ManifestChecks, type ManifestReport as Report } from '../lib/manifest_checks'
 
 /**
  * The provider's manifest verification, fetched live by the public API
@@ -50,13 +45,7 @@ export default function ManifestBadge({
   return (
     <details class="badge-details">
       <summary class={`tag ${report.verified ? 'tag-ok' : 'tag-warn'}`}>{label}</summary>
-      <ul class="card small">
-        {report.checks.map((check) => (
-          <li key={check.name}>
-            {check.ok ? '✓' : '✗'} {check.detail}
-          </li>
-        ))}
-      </ul>
+      <ManifestChecks checks={report.checks} class="card small" />
     </details>
   )
 }

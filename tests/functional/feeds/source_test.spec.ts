@@ -11,13 +11,17 @@ import {
   registerProvider,
 } from '#tests/support/providers'
 
-/** A code host on 127.0.0.1 whose answer the test switches: a JSON file, or a 500. */
+/** A code host on 127.0.0.1 whose answer the test switches: a JSON file, a 500 or a sign-in page. */
 async function startSource() {
-  const state = { broken: false }
+  const state = { broken: false, signInPage: false }
   const site = await startLocalSite((_request, response) => {
     if (state.broken) {
       response.writeHead(500, { 'content-type': 'text/html' })
       return response.end('<h1>Internal Server Error</h1>')
+    }
+    if (state.signInPage) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      return response.end('<!doctype html><title>Sign in</title>')
     }
     response.writeHead(200, { 'content-type': 'application/json' })
     response.end('{"BTC": 97000}')
@@ -85,6 +89,23 @@ test.group('The mirror source test', (group) => {
     assert.equal(recovered.body().result, 'ok')
     const state = await db.from('feed_source_states').where('feed_id', feed.id).firstOrFail()
     assert.isAtMost(new Date(state.next_poll_at).getTime(), Date.now(), 'polled at the next run')
+  })
+
+  test('an HTML page answered with 200 is not_json, with the status it got and its content type', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, testPath } = await registerMirror(client)
+    source.state.signInPage = true
+
+    const response = await client.post(testPath).bearerToken(owner.token)
+
+    response.assertStatus(200)
+    assert.containsSubset(response.body(), {
+      result: 'not_json',
+      message: `${source.host} did not answer JSON (HTTP 200, content-type: text/html; charset=utf-8)`,
+      upstream_status: 200,
+    })
   })
 
   test('sources that are not fetched, another wallet and unknown feeds are refused', async ({

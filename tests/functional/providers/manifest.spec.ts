@@ -10,6 +10,7 @@ import type { ManifestConfig } from '#config/providers'
 import Provider from '#models/provider'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
+import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
 import {
   type LocalSite,
   sendJson,
@@ -24,6 +25,7 @@ const HANDLE = 'acme-data'
 
 interface Check {
   name: string
+  result: 'pass' | 'fail' | 'not_run'
   ok: boolean
   detail: string
 }
@@ -175,13 +177,13 @@ test.group('Provider manifest verification', (group) => {
       verified: true,
     })
     assert.deepEqual(
-      report.checks.map((check) => [check.name, check.ok]),
+      report.checks.map((check) => [check.name, check.result, check.ok]),
       [
-        ['manifest_present', true],
-        ['version', true],
-        ['provider_handle', true],
-        ['partnership', true],
-        ['feed_paths', true],
+        ['manifest_present', 'pass', true],
+        ['version', 'pass', true],
+        ['provider_handle', 'pass', true],
+        ['partnership', 'pass', true],
+        ['feed_paths', 'pass', true],
       ]
     )
     assert.include(checkOf(report, 'manifest_present').detail, manifestUrl)
@@ -250,7 +252,12 @@ test.group('Provider manifest verification', (group) => {
     assert.equal(report.independence_attestation.http_status, 404)
     assert.include(checkOf(report, 'manifest_present').detail, 'got HTTP 404')
     for (const name of ['version', 'provider_handle', 'partnership', 'feed_paths']) {
-      assert.deepEqual(checkOf(report, name), { name, ok: false, detail: 'manifest not available' })
+      assert.deepEqual(checkOf(report, name), {
+        name,
+        result: 'not_run',
+        ok: false,
+        detail: 'not run: no manifest to check',
+      })
     }
     assert.isFalse(report.verified)
   })
@@ -269,7 +276,7 @@ test.group('Provider manifest verification', (group) => {
     const present = checkOf(report, 'manifest_present')
     assert.include(present.detail, 'not valid JSON')
     assert.include(present.detail, 'text/html')
-    assert.equal(checkOf(report, 'version').detail, 'manifest not available')
+    assert.equal(checkOf(report, 'version').result, 'not_run')
   })
 
   test('a JSON array is not a manifest object', async ({ client, assert }) => {
@@ -291,6 +298,7 @@ test.group('Provider manifest verification', (group) => {
     assert.isTrue(report.independence_attestation.well_known_manifest_present)
     assert.deepEqual(checkOf(report, 'version'), {
       name: 'version',
+      result: 'fail',
       ok: false,
       detail: 'expected version "1", found 2',
     })
@@ -312,6 +320,7 @@ test.group('Provider manifest verification', (group) => {
 
     assert.deepEqual(checkOf(report, 'provider_handle'), {
       name: 'provider_handle',
+      result: 'fail',
       ok: false,
       detail: `expected provider.handle "${HANDLE}", found "someone-else"`,
     })
@@ -407,6 +416,7 @@ test.group('Provider manifest verification', (group) => {
 
     assert.deepEqual(checkOf(report, 'feed_paths'), {
       name: 'feed_paths',
+      result: 'fail',
       ok: false,
       detail: 'the manifest lists no feeds',
     })
@@ -440,6 +450,7 @@ test.group('Provider manifest verification', (group) => {
     const report = await reportOf(client)
 
     assert.isFalse(report.independence_attestation.well_known_manifest_present)
+    assert.equal(report.independence_attestation.http_status, 200)
     assert.include(checkOf(report, 'manifest_present').detail, 'more than 1024 bytes')
   })
 
@@ -461,6 +472,7 @@ test.group('Provider manifest verification', (group) => {
     })
     assert.deepEqual(checkOf(report, 'manifest_present'), {
       name: 'manifest_present',
+      result: 'fail',
       ok: false,
       detail: 'no website registered',
     })
@@ -506,6 +518,132 @@ test.group('Provider manifest verification', (group) => {
     assert.lengthOf(site.requests, 1)
     assert.isTrue(a.verified)
     assert.deepEqual(b, a)
+  })
+
+  test('a Hosted Mirror provider serving its dashboard template at its website is verified', async ({
+    client,
+    assert,
+  }) => {
+    let served: unknown = null
+    site = await startLocalSite((request, response) => serving(served)(request, response))
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token, {
+      ...mirrorRegistration({ type: 'webhook_push' }, 'prices'),
+      website: site.origin,
+    })
+
+    const template = await client
+      .get(`/providers/id/${provider.id}/manifest/template`)
+      .bearerToken(owner.token)
+    template.assertStatus(200)
+    const [partnership] = template.body().partnerships
+    assert.equal(partnership.integration_mode, 'hosted_mirror')
+    assert.notProperty(partnership, 'partner_endpoint')
+    assert.containsSubset(template.body().feeds, [
+      { slug: 'prices', name: 'Mirrored', path: '/feeds/p/mirror-co/prices', method: 'GET' },
+    ])
+
+    served = template.body()
+    const report = await reportOf(client, 'mirror-co')
+
+    assert.isTrue(report.verified, JSON.stringify(report.checks))
+    assert.equal(
+      checkOf(report, 'feed_paths').detail,
+      "all 1 feed paths are marketplace paths of this provider's Hosted Mirror feeds"
+    )
+  })
+
+  test('a Hosted Mirror manifest listing another path fails feed_paths and says which paths it wants', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    let served: unknown = null
+    site = await startLocalSite((request, response) => serving(served)(request, response))
+    const { provider } = await registerProvider(client, owner.token, {
+      ...mirrorRegistration({ type: 'webhook_push' }, 'prices'),
+      website: site.origin,
+    })
+    const template = await client
+      .get(`/providers/id/${provider.id}/manifest/template`)
+      .bearerToken(owner.token)
+    served = { ...template.body(), feeds: [{ slug: 'prices', path: '/prices.json' }] }
+
+    const report = await reportOf(client, 'mirror-co')
+
+    assert.isFalse(report.verified)
+    assert.deepEqual(
+      report.checks.filter((check) => !check.ok).map((check) => check.name),
+      ['feed_paths']
+    )
+    assert.equal(
+      checkOf(report, 'feed_paths').detail,
+      'not the marketplace path (/feeds/p/<handle>/<slug>) of a live Hosted Mirror feed of ' +
+        'this provider: /prices.json (registered: /feeds/p/mirror-co/prices)'
+    )
+  })
+
+  test("a Partner Bridge provider's template lists its source paths and verifies it; only its owner gets it", async ({
+    client,
+    assert,
+  }) => {
+    let served: unknown = null
+    site = await startLocalSite((request, response) => serving(served)(request, response))
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token, { website: site.origin })
+    const path = `/providers/id/${provider.id}/manifest/template`
+
+    const template = await client.get(path).bearerToken(owner.token)
+    const [partnership] = template.body().partnerships
+    assert.containsSubset(partnership, {
+      integration_mode: 'partner_bridge',
+      partner_endpoint: 'http://127.0.0.1:9',
+    })
+    assert.deepEqual(
+      template.body().feeds.map((feed: { path: string }) => feed.path),
+      ['/v1/prices']
+    )
+    served = template.body()
+    const report = await reportOf(client)
+    assert.isTrue(report.verified, JSON.stringify(report.checks))
+
+    const stranger = await newOwner(client)
+    const refused = await client.get(path).bearerToken(stranger.token)
+    refused.assertStatus(403)
+    refused.assertBodyContains({ error: { code: 'not_owner' } })
+  })
+
+  test('the report is a page naming each check with its result and message, the JSON linked', async ({
+    client,
+    assert,
+  }) => {
+    site = await startLocalSite((_request, response) => sendJson(response, { error: 'no' }, 404))
+    await createProvider(site.origin)
+
+    const page = await client.get(`/market/providers/${HANDLE}/verification`)
+
+    page.assertStatus(200)
+    assert.match(String(page.header('content-type')), /^text\/html/)
+    const text = page.text().replace(/\s+/g, ' ')
+    assert.include(text, `<h1>@${HANDLE} is not verified</h1>`)
+    assert.include(
+      text,
+      `<code>manifest_present</code> <strong>failed</strong>: expected HTTP 200 at ${site.origin}${MANIFEST_PATH}, got HTTP 404</li>`
+    )
+    for (const name of ['version', 'provider_handle', 'partnership', 'feed_paths']) {
+      assert.include(text, `<code>${name}</code> <strong>not run</strong></li>`)
+    }
+    assert.include(text, `href="/providers/${HANDLE}/manifest">this report as JSON</a>`)
+
+    // The profile's "full report" is this page.
+    const profile = await client.get(`/market/providers/${HANDLE}`)
+    assert.include(
+      profile.text(),
+      `href="/market/providers/${HANDLE}/verification">the full report`
+    )
+
+    const unknown = await client.get('/market/providers/nobody-here/verification')
+    unknown.assertStatus(404)
   })
 
   test('an unknown handle is 404 provider_not_found', async ({ client }) => {

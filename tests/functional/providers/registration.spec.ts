@@ -90,6 +90,23 @@ test.group('Provider registration', (group) => {
     assert.equal(view.body().provider.status, 'active')
   })
 
+  test('the registration answers the same provider view as GET, withdrawal wallet included', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const created = await postRegistration(client, owner.token)
+    created.assertStatus(201)
+    const answered = created.body().provider
+    const view = await client.get(`/providers/id/${answered.id}`).bearerToken(owner.token)
+
+    assert.deepEqual(Object.keys(answered).sort(), Object.keys(view.body().provider).sort())
+    assert.containsSubset(answered, {
+      linked_withdrawal_wallet: null,
+      withdrawal_wallet_held_until: null,
+    })
+  })
+
   test('a Hosted Mirror provider gets no secret', async ({ client, assert }) => {
     const owner = await newOwner(client)
     const response = await postRegistration(client, owner.token, {

@@ -50,6 +50,7 @@ test.group('Marketplace pages', (group) => {
       '/market/leaderboard',
       '/market/providers',
       '/market/providers/acme-data',
+      '/market/providers/acme-data/verification',
       '/market/feeds/p/acme-data/btc-price',
       '/dashboard',
       '/dashboard/p/00000000-0000-4000-8000-000000000000/payouts',
@@ -84,6 +85,25 @@ test.group('Marketplace pages', (group) => {
       assert.isNull(inlineScripts, path)
       assert.notMatch(html, /\sstyle=|\son[a-z]+=/, path)
     }
+  })
+
+  test("a provider's page labels its custodial address as an identity, never a payment address", async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+
+    const page = await client.get('/market/providers/acme-data').header('accept', 'text/html')
+
+    const text = page.text().replace(/\s+/g, ' ')
+    assert.notInclude(text, 'Custodial wallet')
+    assert.include(
+      text,
+      `<dt>Identity address</dt> <dd><span class="mono">${provider.custodial_wallet}</span> ` +
+        '<span class="small muted">Identifies this provider only. It is not a payment address: ' +
+        'never send STX to it.'
+    )
   })
 
   test('the home page lists every live feed, built-in and provider, with its price', async ({

@@ -391,9 +391,9 @@ test.group('URL mirror source requests (what a poll reads)', (group) => {
   test('the source test tells ok from each failure kind, and stores nothing')
     .with([
       { url: '/prices.json', result: 'ok', status: 200 },
-      { url: '/page.html', result: 'not_json', status: null },
-      { url: '/scalar.json', result: 'not_json', status: null },
-      { url: '/big.json', result: 'too_large', status: null },
+      { url: '/page.html', result: 'not_json', status: 200 },
+      { url: '/scalar.json', result: 'not_json', status: 200 },
+      { url: '/big.json', result: 'too_large', status: 200 },
       { url: '/error.json', result: 'http_error', status: 500 },
       { url: '/hang.json', result: 'timeout', status: null },
       { url: 'http://nowhere.test/data.json', result: 'unreachable', status: null },
