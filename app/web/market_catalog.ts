@@ -121,7 +121,9 @@ export class MarketCatalog {
     if (handle === null) query.whereNull('feeds.provider_id')
     else query.where('providers.handle', handle)
     const row = (await query.first()) as CatalogRow | null
-    return row ? (await this.#entries([row]))[0] : null
+    if (!row) return null
+    const [entry] = await this.#entries([row])
+    return entry
   }
 
   /** Live feeds: active, not deleted, built in or of an active provider. */

@@ -22,4 +22,3 @@ export function relative(iso: string | null | undefined) {
   if (abs < 86_400) return format.format(Math.round(seconds / 3600), 'hour')
   return format.format(Math.round(seconds / 86_400), 'day')
 }
-

@@ -19,8 +19,10 @@ import { runLogFile } from '#tests/support/run_log'
 
 /** What the service recorded of payments, money and calls: all of it must stay as it was. */
 async function recorded() {
-  const count = async (table: string) =>
-    Number((await db.from(table).count('* as n'))[0].n as string | number)
+  const count = async (table: string) => {
+    const [row] = await db.from(table).count('* as n')
+    return Number(row.n)
+  }
   return {
     payments: await count('payments'),
     ledgerEntries: await count('ledger_entries'),
@@ -200,10 +202,10 @@ test.group('A feed with no data yet', (group) => {
     const before = await readFile(runLogFile()!, 'utf8').catch(() => '')
     const { header } = await signedPaymentFor(stack, 'mirror-co', 'rates')
 
-    ;(await client.get('/feeds/p/mirror-co/rates')).assertStatus(503)
-    ;(
-      await client.get('/feeds/p/mirror-co/rates').header('payment-signature', header)
-    ).assertStatus(503)
+    const unpaid = await client.get('/feeds/p/mirror-co/rates')
+    const paying = await client.get('/feeds/p/mirror-co/rates').header('payment-signature', header)
+    unpaid.assertStatus(503)
+    paying.assertStatus(503)
 
     const lines = await logLinesSince(before)
     const reported = lines.filter((line) => String(line.msg).includes('has no data yet'))

@@ -233,7 +233,7 @@ test.group('Marketplace pages, what a card says', (group) => {
       mirrorRegistration({ type: 'manual_upload' }, 'rates')
     )
 
-    const home = (await cardsAt(client, '/')).html
+    const { html: home } = await cardsAt(client, '/')
     assert.include(cardOf(home, 'Mirrored'), 'No data yet')
     assert.notInclude(
       cardOf(home, 'Whale Alerts'),
@@ -246,7 +246,7 @@ test.group('Marketplace pages, what a card says', (group) => {
       page.text(),
       'a call answers HTTP 503 <code>source_unavailable</code> and asks no payment'
     )
-    const profilePage = (await cardsAt(client, '/market/providers/mirror-co')).html
+    const { html: profilePage } = await cardsAt(client, '/market/providers/mirror-co')
     assert.include(cardOf(profilePage, 'Mirrored'), 'No data yet')
     const profile = await client.get('/providers/mirror-co')
     assert.equal(profile.body().feeds[0].has_data, false)
@@ -262,9 +262,12 @@ test.group('Marketplace pages, what a card says', (group) => {
     )
     assert.equal(uploaded.status, 200)
 
-    assert.notInclude(cardOf((await cardsAt(client, '/')).html, 'Mirrored'), 'No data yet')
-    assert.notInclude((await client.get('/market/feeds/p/mirror-co/rates')).text(), 'No data yet')
-    assert.equal((await client.get('/providers/mirror-co')).body().feeds[0].has_data, true)
+    const { html: homeAfter } = await cardsAt(client, '/')
+    assert.notInclude(cardOf(homeAfter, 'Mirrored'), 'No data yet')
+    const pageAfter = await client.get('/market/feeds/p/mirror-co/rates')
+    assert.notInclude(pageAfter.text(), 'No data yet')
+    const profileAfter = await client.get('/providers/mirror-co')
+    assert.equal(profileAfter.body().feeds[0].has_data, true)
   })
 
   test('a feed never called shows no figures; counts of one read in the singular', async ({
@@ -294,7 +297,7 @@ test.group('Marketplace pages, what a card says', (group) => {
       source_failures: 0,
     })
 
-    const home = (await cardsAt(client, '/')).html
+    const { html: home } = await cardsAt(client, '/')
     const never = cardOf(home, 'BTC price')
     assert.include(never, 'No calls yet')
     assert.notInclude(never, 'ms avg')
@@ -306,13 +309,13 @@ test.group('Marketplace pages, what a card says', (group) => {
     assert.include(home, '<strong>1</strong><span>paid call served</span>')
     assert.notMatch(home, /\b1<\/strong> calls\b|\b1 (feeds|calls|agents)\b/)
 
-    const feedPage = (await client.get('/market/feeds/p/acme-data/btc-price')).text()
-    assert.include(feedPage, '<dt>Paid calls</dt><dd>None yet</dd>')
-    assert.include(feedPage, '<dt>Avg response</dt><dd>— (no calls yet)</dd>')
-    assert.notInclude(feedPage, '0 ms')
-    const profile = (await cardsAt(client, '/market/providers/acme-data')).html
+    const feedPage = await client.get('/market/feeds/p/acme-data/btc-price')
+    assert.include(feedPage.text(), '<dt>Paid calls</dt><dd>None yet</dd>')
+    assert.include(feedPage.text(), '<dt>Avg response</dt><dd>— (no calls yet)</dd>')
+    assert.notInclude(feedPage.text(), '0 ms')
+    const { html: profile } = await cardsAt(client, '/market/providers/acme-data')
     assert.include(cardOf(profile, 'BTC price'), 'No calls yet')
-    const providers = (await cardsAt(client, '/market/providers')).html
+    const { html: providers } = await cardsAt(client, '/market/providers')
     assert.include(providers, '1 live feed</span>')
   })
 })
