@@ -49,7 +49,7 @@ export default defineConfig(({ command }) => ({
   },
   build: { target: 'es2022' },
   server: {
-    // The dev server reads only what the pages load: their sources, the two
+    // The dev server reads only what the pages load: their sources, the three
     // app modules they share, the pre-bundled dependencies (Vite adds its own
     // client). By default it reads the whole checkout — the development
     // database's files under tmp/ included — for any path it is sent.
@@ -60,6 +60,7 @@ export default defineConfig(({ command }) => ({
         join(root, 'resources/css'),
         join(root, 'app/ledger/money.ts'),
         join(root, 'app/web/feed_paths.ts'),
+        join(root, 'app/web/words.ts'),
         join(root, cacheDir),
       ],
       // Vite's own defaults (a list given here replaces them), and the

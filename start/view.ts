@@ -6,6 +6,7 @@
 import edge from 'edge.js'
 import { feedPaths } from '#web/feed_paths'
 import { siteContext } from '#web/site'
+import { count, noun } from '#web/words'
 
 /** The network, explorer, public URL and poll cadences, read per render (tests change them). */
 edge.global('site', siteContext)
@@ -17,9 +18,10 @@ edge.global('feedPaths', feedPaths)
 edge.global('toJson', (value: unknown) => JSON.stringify(value))
 
 /** 12345 → "12,345" */
-edge.global('count', (value: number | string) =>
-  new Intl.NumberFormat('en-US').format(value as number)
-)
+edge.global('count', count)
+
+/** `{{ count(n) }} {{ noun(n, 'call') }}`: "1 call", "2 calls". */
+edge.global('noun', noun)
 
 /** JSON inside a <script type="application/json">: `<` escaped so no string can close the tag. */
 edge.global('toScriptJson', (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c'))

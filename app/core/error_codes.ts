@@ -239,7 +239,9 @@ export const ERROR_CODES = {
   source_unavailable: {
     status: 503,
     in: BOTH,
-    meaning: "the feed's source failed and nothing fresh enough is cached; nothing was charged",
+    meaning:
+      "the feed's source failed and nothing fresh enough is cached, or a Hosted Mirror feed has no data yet (answered before any payment is asked, even to a request carrying one); nothing was charged",
+    retryAfterSeconds: 60,
   },
 
   // Hosted Mirror: pushes, uploads and the source test

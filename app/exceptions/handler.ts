@@ -79,6 +79,16 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     return super.report(error instanceof PaidCallFailure ? error.cause : error, ctx)
   }
 
+  /**
+   * A feed that cannot serve (paused, no data yet, its source failing) is a
+   * provider's state, not a fault of ours: logged as a warning, without a stack.
+   */
+  protected getErrorLogLevel(error: HttpError) {
+    const code = declaredCodeOf(error)
+    if (code && FEED_STATES.has(code)) return 'warn'
+    return super.getErrorLogLevel(error)
+  }
+
   /** A client's undecodable body is its mistake, not ours: answered 4xx, never logged as an error. */
   protected shouldReport(error: HttpError) {
     return !contentEncodingRefusal(error) && super.shouldReport(error)
@@ -150,6 +160,9 @@ function sendError(
 ) {
   ctx.response.status(status).send({ error: { ...error, request_id: ctx.request.id() } })
 }
+
+/** The 503s that say what state a feed is in (see getErrorLogLevel). */
+const FEED_STATES = new Set<ErrorCode>(['feed_unavailable', 'source_unavailable'])
 
 /** The paths of the pages (app/web/routes.ts); every other path is the JSON API's. */
 const PAGE_PATHS = /^\/(market|dashboard)(\/|$)/

@@ -8,6 +8,15 @@ export const E_SOURCE_UNAVAILABLE = defineError<[feed: string]>(
   'The source of feed "%s" is unavailable; nothing was charged'
 )
 
+/**
+ * A Hosted Mirror feed with no stored document yet (its first fetch failed,
+ * or nothing was pushed or uploaded): answered before any payment is asked.
+ */
+export const E_NO_DATA_YET = defineError<[feed: string]>(
+  'source_unavailable',
+  'Feed "%s" has no data yet: its provider has not delivered its first document. No payment was asked or taken; try again later'
+)
+
 /** An unknown feed; `suggestion` is an existing one whose name is a likely typo away. */
 export const E_FEED_NOT_FOUND = class FeedNotFound extends DetailedException {
   static status = ERROR_CODES.feed_not_found.status

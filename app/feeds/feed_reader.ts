@@ -4,7 +4,7 @@ import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { cacheKey, FeedCache } from '#feeds/feed_cache'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
-import { type FeedPayload, SourceUnavailable } from '#feeds/source_driver'
+import { type FeedPayload, SourceUnavailable, servesStoredDocuments } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 
 export type ServedPayload = FeedPayload & { stale?: true }
@@ -14,8 +14,9 @@ export type ServedPayload = FeedPayload & { stale?: true }
  * serves a cached payload while it is fresh (the driver's TTL), fetches
  * otherwise — once for concurrent identical requests — and, when the source
  * fails, serves the last good payload while younger than 2 × TTL, flagged
- * `stale`, or fails with source_unavailable. A polled driver (one with
- * `poll`) serves its stored snapshot on every call instead.
+ * `stale`, or fails with source_unavailable. A driver serving stored
+ * documents (polled, pushed or uploaded) serves its snapshot on every call
+ * instead: the source is not called, so the feed's stats count nothing.
  */
 @inject()
 export class FeedReader {
@@ -35,8 +36,8 @@ export class FeedReader {
 
   async read(feed: Feed, query: Record<string, unknown>): Promise<ServedPayload> {
     const driver = await this.sources.use(feed.sourceType)
-    if (driver.poll) {
-      // A polled driver serves its stored snapshot: not a source call, nothing to cache.
+    if (servesStoredDocuments(driver)) {
+      // Its stored snapshot: not a source call, nothing to cache.
       try {
         return await driver.fetch(feed, { query })
       } catch (error) {

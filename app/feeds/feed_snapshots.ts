@@ -90,6 +90,16 @@ export class FeedSnapshots {
     return row ? snapshotOf(row) : null
   }
 
+  /** The feeds among `feedIds` that have a current snapshot (one query, whatever the count). */
+  async withSnapshot(feedIds: string[]): Promise<Set<string>> {
+    if (feedIds.length === 0) return new Set()
+    const rows = await this.db
+      .from('feed_snapshots')
+      .distinct('feed_id')
+      .whereIn('feed_id', feedIds)
+    return new Set(rows.map((row) => row.feed_id as string))
+  }
+
   /** What a conditional poll needs of the current snapshot, without its document. */
   async validators(
     feedId: string

@@ -81,6 +81,15 @@ export interface FeedSourceDriver {
 }
 
 /**
+ * Whether a driver's paid calls serve a document stored beforehand (polled,
+ * pushed or uploaded) rather than call its source: such a call is no source
+ * call, and a feed with no stored document yet has nothing to sell.
+ */
+export function servesStoredDocuments(driver: FeedSourceDriver): boolean {
+  return Boolean(driver.poll || driver.receives)
+}
+
+/**
  * Which feeds a driver serves: `builtin` the platform's own feeds,
  * `partner_bridge` the feeds of a Partner Bridge provider, `hosted_mirror`
  * a source type a Hosted Mirror provider may choose for a feed.

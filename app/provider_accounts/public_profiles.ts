@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { type PageRequest, paginate } from '#core/pagination'
+import { FeedAvailability } from '#feeds/feed_availability'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import Provider from '#models/provider'
@@ -10,7 +11,10 @@ import { feedUrl, providerIdentity } from '#provider_accounts/provider_views'
 /** What anyone may see of providers: identity, links and live feeds with prices and stats. */
 @inject()
 export class PublicProfiles {
-  constructor(private db: Database) {}
+  constructor(
+    private db: Database,
+    private availability: FeedAvailability
+  ) {}
 
   /** Every active provider (GET /providers). */
   async list() {
@@ -28,7 +32,7 @@ export class PublicProfiles {
   async show(handle: string) {
     const provider = await this.#find(handle)
     const feeds = await this.#liveFeeds(provider)
-    return { ...profileOf(provider), feeds: feeds.map((row) => publicFeed(provider, row)) }
+    return { ...profileOf(provider), feeds: await this.#publicFeeds(provider, feeds) }
   }
 
   /** A provider's profile and one page of its live feeds (its page). */
@@ -37,8 +41,15 @@ export class PublicProfiles {
     const feeds = await paginate<FeedRow>(this.#liveFeeds(provider), request)
     return {
       profile: profileOf(provider),
-      feeds: { ...feeds, rows: feeds.rows.map((row) => publicFeed(provider, row)) },
+      feeds: { ...feeds, rows: await this.#publicFeeds(provider, feeds.rows) },
     }
+  }
+
+  async #publicFeeds(provider: Provider, rows: FeedRow[]) {
+    const withoutData = await this.availability.withoutData(
+      rows.map((row) => ({ id: row.id, sourceType: row.source_type }))
+    )
+    return rows.map((row) => publicFeed(provider, row, !withoutData.has(row.id)))
   }
 
   async #find(handle: string) {
@@ -73,6 +84,8 @@ export class PublicProfiles {
       .orderBy('feeds.created_at')
       .orderBy('feeds.slug')
       .select(
+        'feeds.id',
+        'feeds.source_type',
         'feeds.slug',
         'feeds.display_name',
         'feeds.description',
@@ -93,6 +106,8 @@ interface ProviderRow {
 }
 
 interface FeedRow extends Partial<FeedStatsRow> {
+  id: string
+  source_type: string
   slug: string
   display_name: string
   description: string
@@ -122,7 +137,7 @@ function profileOf(provider: Provider) {
   }
 }
 
-function publicFeed(provider: Provider, row: FeedRow) {
+function publicFeed(provider: Provider, row: FeedRow, hasData: boolean) {
   const price = parseMicrostx(row.price_microstx)
   return {
     slug: row.slug,
@@ -132,5 +147,7 @@ function publicFeed(provider: Provider, row: FeedRow) {
     price_stx: stxNumber(price),
     price_display: `${formatStx(price)} STX`,
     stats: summariseStats(row),
+    /** False while a Hosted Mirror feed has no data yet: a call answers 503 and asks no payment. */
+    has_data: hasData,
   }
 }

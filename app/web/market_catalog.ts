@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { Clock } from '#core/clock'
 import { type Page, type PageRequest, paginate } from '#core/pagination'
+import { FeedAvailability } from '#feeds/feed_availability'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx } from '#ledger/money'
 import { timeAgo } from '#stats/time_ago'
@@ -23,6 +24,8 @@ export interface MarketFeed {
   /** How fresh the data is, in words. */
   freshness: string
   stats: ReturnType<typeof summariseStats>
+  /** False while a Hosted Mirror feed has no data yet: it asks no payment, sells nothing. */
+  hasData: boolean
   /** The paid API path, and the page about it. */
   endpoint: string
   page: string
@@ -71,7 +74,8 @@ function containing(word: string) {
 export class MarketCatalog {
   constructor(
     private db: Database,
-    private clock: Clock
+    private clock: Clock,
+    private availability: FeedAvailability
   ) {}
 
   /** One page of the live feeds matching the filter, in catalog order. */
@@ -82,7 +86,7 @@ export class MarketCatalog {
     }
     if (category) query.whereRaw('coalesce(feeds.category, ?) = ?', [PROVIDER_CATEGORY, category])
     const page = await paginate<CatalogRow>(query, request)
-    return { ...page, rows: page.rows.map((row) => this.#entry(row)) }
+    return { ...page, rows: await this.#entries(page.rows) }
   }
 
   /**
@@ -117,7 +121,9 @@ export class MarketCatalog {
     if (handle === null) query.whereNull('feeds.provider_id')
     else query.where('providers.handle', handle)
     const row = (await query.first()) as CatalogRow | null
-    return row ? this.#entry(row) : null
+    if (!row) return null
+    const [entry] = await this.#entries([row])
+    return entry
   }
 
   /** Live feeds: active, not deleted, built in or of an active provider. */
@@ -158,7 +164,14 @@ export class MarketCatalog {
       )
   }
 
-  #entry(row: CatalogRow): MarketFeed {
+  async #entries(rows: CatalogRow[]): Promise<MarketFeed[]> {
+    const withoutData = await this.availability.withoutData(
+      rows.map((row) => ({ id: row.id, sourceType: row.source_type }))
+    )
+    return rows.map((row) => this.#entry(row, !withoutData.has(row.id)))
+  }
+
+  #entry(row: CatalogRow, hasData: boolean): MarketFeed {
     const price = parseMicrostx(row.price_microstx)
     const name = row.handle ? `${row.handle}/${row.slug}` : row.slug
     return {
@@ -172,6 +185,7 @@ export class MarketCatalog {
       priceStx: formatStx(price),
       freshness: this.#freshness(row),
       stats: summariseStats(row),
+      hasData,
       ...feedPaths(name),
     }
   }

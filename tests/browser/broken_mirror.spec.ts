@@ -56,7 +56,7 @@ test.group('A Hosted Mirror feed whose source is broken', (group) => {
     const words = await health.innerText()
     assert.include(words, 'HTTP 500')
     assert.include(words, '1 failed attempt in a row')
-    assert.include(words, 'Buyers get “unavailable” and pay nothing until a fetch works.')
+    assert.include(words, 'Buyers see “No data yet” and are asked no payment until a fetch works.')
     assert.notMatch(words, /E_[A-Z_]+|undefined|\[object/)
     await screenshot(page, 'feed-source-health')
 

@@ -3,7 +3,8 @@ import app from '@adonisjs/core/services/app'
 import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
-import { E_FEED_NOT_FOUND, E_FEED_UNAVAILABLE } from '#feeds/exceptions'
+import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
+import { FeedAvailability } from '#feeds/feed_availability'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import { ServePaidCall } from '#payments/actions/serve_paid_call'
@@ -22,14 +23,17 @@ export interface FeedRequest {
 
 /**
  * GET /feeds/:id and GET /feeds/p/:handle/:slug, through the same paid call.
- * Check order: unknown feed 404 → paused 503 → invalid query 422 → payment
- * (402, 200, 202 or 429).
+ * Check order: unknown feed 404 → cannot serve now 503 (paused, or no data
+ * yet: FeedAvailability) → invalid query 422 → payment (402, 200, 202 or
+ * 429). A feed that cannot serve asks no payment and takes none, whatever
+ * header the request carries.
  */
 @inject()
 export class ServeFeed {
   constructor(
     private feeds: FeedDirectory,
     private reader: FeedReader,
+    private availability: FeedAvailability,
     private wallet: PlatformWallet,
     private clock: Clock,
     private chain: ChainConfig
@@ -38,7 +42,7 @@ export class ServeFeed {
   async execute(request: FeedRequest): Promise<PaidCallResult> {
     const startedAt = this.clock.now()
     const { feed, path } = await this.#find(request.feed)
-    if (feed.status !== 'active') throw new E_FEED_UNAVAILABLE([feed.slug])
+    await this.availability.assertServable(feed)
     const query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
     if (!request.paymentHeader) {
       const options = { payTo: this.wallet.address, network: this.chain.network }

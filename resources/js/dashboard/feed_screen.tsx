@@ -266,12 +266,16 @@ function HealthCard(props: { health: SourceHealth | null; path: string; testable
             {health.consecutive_failures === 1 ? 'attempt' : 'attempts'} in a row.
             {snapshot
               ? ' Buyers get the last good copy meanwhile.'
-              : ' Buyers get “unavailable” and pay nothing until a fetch works.'}
+              : ' Buyers see “No data yet” and are asked no payment until a fetch works.'}
           </p>
         </Notice>
       ) : (
         <Notice kind={snapshot ? 'ok' : undefined}>
-          <p>{snapshot ? 'The source answers; buyers get the current copy.' : 'No copy yet.'}</p>
+          <p>
+            {snapshot
+              ? 'The source answers; buyers get the current copy.'
+              : 'No copy yet: buyers see “No data yet” and are asked no payment until one arrives.'}
+          </p>
         </Notice>
       )}
       {health && (

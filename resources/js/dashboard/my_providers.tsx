@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../lib/api'
+import { count, noun } from '../lib/format'
 import { stx } from '../lib/money'
 import type { Provider } from './types'
 import { Problem, Spinner } from './ui'
@@ -53,7 +54,7 @@ export function MyProviders() {
             </h3>
             <p class="by">@{provider.handle}</p>
             <p class="fresh">
-              {provider.feeds.length} feeds · pending{' '}
+              {count(provider.feeds.length)} {noun(provider.feeds.length, 'feed')} · pending{' '}
               <span class="price">{stx(provider.pending_revenue)}</span>
             </p>
           </article>

@@ -87,8 +87,9 @@ export function Overview() {
             <div class="card-title">
               <h2 id="week-title">Last 7 days</h2>
               <span class="muted small">
-                {stx(analytics.revenue_7d_microstx)} earned · {analytics.avg_response_ms} ms avg ·{' '}
-                {(analytics.error_rate * 100).toFixed(1)}% source errors
+                {stx(analytics.revenue_7d_microstx)} earned ·{' '}
+                {analytics.queries_7d > 0 ? `${analytics.avg_response_ms} ms avg` : 'no calls yet'}{' '}
+                · {(analytics.error_rate * 100).toFixed(1)}% source errors
               </span>
             </div>
             <WeekChart days={analytics.day_breakdown} />

@@ -1,3 +1,5 @@
+export { count, noun } from '../../../app/web/words'
+
 /** SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7 → SP2J…9EJ7 */
 export function shortAddress(address: string) {
   return address.length <= 9 ? address : `${address.slice(0, 4)}…${address.slice(-4)}`
@@ -19,8 +21,4 @@ export function relative(iso: string | null | undefined) {
   if (abs < 3600) return format.format(Math.round(seconds / 60), 'minute')
   if (abs < 86_400) return format.format(Math.round(seconds / 3600), 'hour')
   return format.format(Math.round(seconds / 86_400), 'day')
-}
-
-export function count(value: number) {
-  return new Intl.NumberFormat('en-US').format(value)
 }

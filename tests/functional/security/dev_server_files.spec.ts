@@ -72,6 +72,7 @@ test.group('Attacks | files of the checkout through the dev server', () => {
       '/resources/css/app.css',
       '/app/ledger/money.ts',
       '/app/web/feed_paths.ts',
+      '/app/web/words.ts',
     ]) {
       const answer = await rawGet(path)
       assert.equal(answer.status, 200, path)

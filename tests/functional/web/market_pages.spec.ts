@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
@@ -226,6 +227,116 @@ test.group('Marketplace pages', (group) => {
 
     response.assertStatus(200)
     assert.deepEqual(response.body(), { agents: [] })
+  })
+})
+
+/** The card of the feed titled `title` on a page's HTML. */
+function cardOf(html: string, title: string) {
+  const card = html
+    .split('<article class="feed-card"')
+    .find((part) => part.includes(`">${title}</a></h3>`))
+  if (!card) throw new Error(`no card titled ${title}`)
+  return card.slice(0, card.indexOf('</article>'))
+}
+
+test.group('Marketplace pages, what a card says', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test("a feed with no data yet says so on its card, its page and its provider's, until its first document", async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const mirror = await registerProvider(
+      client,
+      owner.token,
+      mirrorRegistration({ type: 'manual_upload' }, 'rates')
+    )
+
+    const { html: home } = await cardsAt(client, '/')
+    assert.include(cardOf(home, 'Mirrored'), 'No data yet')
+    assert.notInclude(
+      cardOf(home, 'Whale Alerts'),
+      'No data yet',
+      'a built-in feed calls its source'
+    )
+    const page = await client.get('/market/feeds/p/mirror-co/rates')
+    assert.include(page.text(), 'No data yet: not on sale.')
+    assert.include(
+      page.text(),
+      'a call answers HTTP 503 <code>source_unavailable</code> and asks no payment'
+    )
+    const { html: profilePage } = await cardsAt(client, '/market/providers/mirror-co')
+    assert.include(cardOf(profilePage, 'Mirrored'), 'No data yet')
+    const profile = await client.get('/providers/mirror-co')
+    assert.equal(profile.body().feeds[0].has_data, false)
+
+    const uploaded = await rawCall(
+      'POST',
+      `/providers/id/${mirror.provider.id}/feeds/rates/upload`,
+      {
+        body: JSON.stringify({ EUR: 1.08 }),
+        token: owner.token,
+        headers: { 'content-type': 'application/json' },
+      }
+    )
+    assert.equal(uploaded.status, 200)
+
+    const { html: homeAfter } = await cardsAt(client, '/')
+    assert.notInclude(cardOf(homeAfter, 'Mirrored'), 'No data yet')
+    const pageAfter = await client.get('/market/feeds/p/mirror-co/rates')
+    assert.notInclude(pageAfter.text(), 'No data yet')
+    const profileAfter = await client.get('/providers/mirror-co')
+    assert.equal(profileAfter.body().feeds[0].has_data, true)
+  })
+
+  test('a feed never called shows no figures; counts of one read in the singular', async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    await registerProvider(client, owner.token, {
+      handle: 'acme-data',
+      feed: {
+        slug: 'btc-price',
+        display_name: 'BTC price',
+        price_stx: '0.02',
+        source_path: '/v1/p',
+      },
+    })
+    const whale = await db
+      .from('feeds')
+      .where('slug', 'whale-alerts')
+      .whereNull('provider_id')
+      .first()
+    await db.table('feed_stats').insert({
+      feed_id: whale.id,
+      total_queries: 1,
+      total_response_ms: 120,
+      source_calls: 1,
+      source_failures: 0,
+    })
+
+    const { html: home } = await cardsAt(client, '/')
+    const never = cardOf(home, 'BTC price')
+    assert.include(never, 'No calls yet')
+    assert.notInclude(never, 'ms avg')
+    assert.notInclude(never, 'uptime')
+    const once = cardOf(home, 'Whale Alerts')
+    assert.include(once, '<strong>1</strong> call</span>')
+    assert.include(once, '<strong>120</strong> ms avg')
+    assert.include(once, '<strong>100%</strong> uptime')
+    assert.include(home, '<strong>1</strong><span>paid call served</span>')
+    assert.notMatch(home, /\b1<\/strong> calls\b|\b1 (feeds|calls|agents)\b/)
+
+    const feedPage = await client.get('/market/feeds/p/acme-data/btc-price')
+    assert.include(feedPage.text(), '<dt>Paid calls</dt><dd>None yet</dd>')
+    assert.include(feedPage.text(), '<dt>Avg response</dt><dd>— (no calls yet)</dd>')
+    assert.notInclude(feedPage.text(), '0 ms')
+    const { html: profile } = await cardsAt(client, '/market/providers/acme-data')
+    assert.include(cardOf(profile, 'BTC price'), 'No calls yet')
+    const { html: providers } = await cardsAt(client, '/market/providers')
+    assert.include(providers, '1 live feed</span>')
   })
 })
 

@@ -1,0 +1,9 @@
+/** 12345 → "12,345": counts as the pages and the dashboard show them. */
+export function count(value: number | string) {
+  return new Intl.NumberFormat('en-US').format(Number(value))
+}
+
+/** The noun for a count: 1 → "call", 0 or 2 → "calls" (pass the plural when it is not +s). */
+export function noun(value: number | string, singular: string, plural = `${singular}s`) {
+  return Number(value) === 1 ? singular : plural
+}
