@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { Ignitor } from '@adonisjs/core'
 
-const APP_ROOT = new URL('../', import.meta.url)
+export const APP_ROOT = new URL('../', import.meta.url)
 
 /**
  * The application, as every entry point (server, console, tests) boots it:

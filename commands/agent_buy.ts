@@ -8,13 +8,15 @@ import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired, SettlementResponse } from '#payments/x402'
 import { publicUrl } from '#core/public_url'
 
-/** Why the purchase stopped: one line for the terminal, exit code 1. */
+/** Why the purchase stopped: a short message for the terminal, exit code 1. */
 class PurchaseStopped extends Error {}
 
 /**
  * A buyer in one command: asks a feed for its price, pays it from a devnet
  * account over x402 and prints the data and the explorer link. Exits 0 only
- * with the data; any other outcome is one line and exit code 1.
+ * with the data; any other outcome is a short message and exit code 1. Only
+ * the data goes to stdout (`… | jq`): progress, the explorer link and errors
+ * go to stderr, as the app's own log lines do under ace (config/logger.ts).
  */
 export default class AgentBuy extends BaseCommand {
   static commandName = 'agent:buy'
@@ -30,10 +32,16 @@ export default class AgentBuy extends BaseCommand {
   declare url?: string
 
   @flags.string({
-    description: 'Devnet account label paying (wallet_1 … wallet_8)',
+    description:
+      'Devnet account paying: deployer, wallet_1 … wallet_8 or faucet (docs/devnet.md#accounts)',
     default: 'wallet_1',
   })
   declare account: string
+
+  @flags.boolean({
+    description: 'Print the paid response body exactly as received (default: indented)',
+  })
+  declare json?: boolean
 
   @flags.string({ description: 'Name shown on the leaderboard', default: 'ace-agent' })
   declare agentName: string
@@ -59,23 +67,35 @@ export default class AgentBuy extends BaseCommand {
       throw new PurchaseStopped(devnetOnly)
     })
     const buyer = devnet.DEVNET_ACCOUNTS.find((account) => account.label === this.account)
-    if (!buyer) throw new PurchaseStopped(devnetOnly)
+    if (!buyer) {
+      const labels = devnet.DEVNET_ACCOUNTS.map((account) => account.label).join(', ')
+      throw new PurchaseStopped(
+        `there is no devnet account "${this.account}": --account takes one of ${labels}`
+      )
+    }
     const base = this.url ?? publicUrl()
     if (!URL.canParse(base)) {
       throw new PurchaseStopped(`--url must be the service's base URL, e.g. http://127.0.0.1:3333`)
     }
     const path = this.feed.startsWith('/') ? this.feed : `/feeds/${this.feed}`
     const target = `${base}${path}`
-    const unreachable = `could not reach Tollbooth at ${base}`
+    const unreachable = {
+      what: `could not reach Tollbooth at ${base}`,
+      hint: 'is `npm run dev` running? --url gives another address',
+    }
 
     const quote = await reach(unreachable, () => fetch(target))
     const quoteText = await quote.text()
     const required = parseJson(quoteText) as PaymentRequired | null
     const accept = quote.status === 402 ? required?.accepts?.[0] : undefined
     if (!required || !accept) throw new PurchaseStopped(describe(target, quote, quoteText))
-    this.logger.info(`${path} costs ${accept.amount} µSTX, paid to ${accept.payTo}`)
+    this.#progress(`${path} costs ${accept.amount} µSTX, paid to ${accept.payTo}`)
 
-    const transaction = await reach(`could not reach the Stacks node at ${chain.apiUrl}`, () =>
+    const node = {
+      what: `could not reach the Stacks node at ${chain.apiUrl}`,
+      hint: 'is `npm run dev` (or `node ace devnet`) running? STACKS_API_URL names the node',
+    }
+    const transaction = await reach(node, () =>
       makeSTXTokenTransfer({
         recipient: accept.payTo,
         amount: BigInt(accept.amount),
@@ -104,36 +124,52 @@ export default class AgentBuy extends BaseCommand {
     const body = await paid.text()
     const txid = broadcastTxid(paid, body)
     if (txid) {
-      this.logger.info(`transfer broadcast: ${explorerLink(chain, txid)}`)
+      this.#progress(`transfer broadcast: ${explorerLink(chain, txid)}`)
     }
     if (paid.status !== 200) throw new PurchaseStopped(describe(target, paid, body))
-    console.log(body)
+    const data = parseJson(body)
+    console.log(this.json || data === null ? body : JSON.stringify(data, null, 2))
+  }
+
+  /** An info line on stderr: stdout carries the data only. */
+  #progress(message: string) {
+    this.logger.logError(this.logger.prepareInfo(message))
   }
 }
 
 /** Runs a request, turning a refused or failed connection into one line instead of a stack. */
-async function reach<T>(what: string, request: () => Promise<T>): Promise<T> {
+async function reach<T>(
+  { what, hint }: { what: string; hint: string },
+  request: () => Promise<T>
+): Promise<T> {
   try {
     return await request()
   } catch (error) {
     if (!(error instanceof TypeError && error.message === 'fetch failed')) throw error
     const cause = error.cause as { code?: string; message?: string } | undefined
     throw new PurchaseStopped(
-      `${what} (${cause?.code ?? cause?.message ?? 'connection failed'}) — is \`npm run dev\` running?`
+      `${what} (${cause?.code ?? cause?.message ?? 'connection failed'}) — ${hint}`
     )
   }
 }
 
-/** "GET <url> → HTTP 404 feed_not_found: No feed …", from our error shape or x402's. */
+/**
+ * "GET <url> → HTTP 404 feed_not_found: No feed …", from our error shape or
+ * x402's; a 422 goes on with each field that failed and why.
+ */
 function describe(target: string, response: Response, text: string) {
   const body = parseJson(text) as {
-    error?: string | { code?: string; message?: string }
+    error?:
+      string | { code?: string; message?: string; fields?: { field?: string; message?: string }[] }
     receipt?: { token?: string; status_url?: string }
   } | null
   const prefix = `GET ${target} → HTTP ${response.status}`
   const error = body?.error
   if (typeof error === 'object' && error !== null) {
-    return `${prefix} ${error.code}: ${error.message}`
+    const fields = (Array.isArray(error.fields) ? error.fields : [])
+      .filter(({ message }) => message !== error.message)
+      .map(({ field, message }) => `\n  ${field || '(request)'}: ${message}`)
+    return `${prefix} ${error.code}: ${error.message}${fields.join('')}`
   }
   if (error === 'settlement_pending' && body?.receipt) {
     const statusUrl = new URL(body.receipt.status_url ?? '', target)

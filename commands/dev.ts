@@ -8,7 +8,6 @@ import type { ChainConfig } from '#config/chain'
 import type { FeedsConfig } from '#feeds/define_config'
 import { displayPath } from '#core/display_path'
 import { isPortInUse } from '#core/port_in_use'
-import env from '#start/env'
 
 const PLATFORM_FUNDING = 1_000_000_000_000n
 
@@ -34,6 +33,9 @@ export default class Dev extends BaseCommand {
   #simulator?: UpstreamSimulator
 
   async run() {
+    // Not a top-level import: `node ace list` imports every command file, and must
+    // work before .env exists (start/env.ts validates it on import).
+    const { default: env } = await import('#start/env')
     const port = env.get('PORT') ?? 3333
     if (await isPortInUse(port)) {
       this.logger.error(

@@ -5,20 +5,23 @@ import { networkFor } from '#chain/network'
 import { defineConfig } from '#chain/define_config'
 
 const network = networkFor(env.get('STACKS_NETWORK') ?? 'devnet', env.get('STACKS_API_URL'))
+const apiUrl = env.get('STACKS_API_URL') ?? network.defaultApiUrl
 
 /**
  * The Stacks network the service settles on and the node it talks to.
  */
 const chainConfig = defineConfig({
   network,
-  apiUrl: env.get('STACKS_API_URL') ?? network.defaultApiUrl,
+  apiUrl,
   apiKey: env.get('STACKS_API_KEY'),
   /** Time-out of one call to the Stacks API. */
   requestTimeoutMs: 10_000,
   /** Time-out of the node probe in GET /health. */
   healthTimeoutMs: 2_000,
   platformPrivateKey: env.get('PLATFORM_PRIVATE_KEY')!,
-  explorerUrl: env.get('EXPLORER_URL') ?? 'https://explorer.hiro.so',
+  /** The public explorers do not know the devnet's transactions: it serves their pages itself. */
+  explorerUrl:
+    env.get('EXPLORER_URL') ?? (network.name === 'devnet' ? apiUrl : 'https://explorer.hiro.so'),
   withdrawalMemoPrefix: env.get('WITHDRAWAL_MEMO_PREFIX') ?? 'tb',
   devnet: {
     /** Block time of the devnet `npm run dev` starts; 0 mines right after each transaction. */

@@ -4,10 +4,13 @@ import { defineConfig, destination, targets } from '@adonisjs/core/logger'
 import type { InferLoggers } from '@adonisjs/core/types'
 
 const logFile = env.get('LOG_FILE')
+/** Under ace a command's stdout is its output (`node ace agent:buy --json … | jq`): logs go to stderr. */
+const logStream = app.getEnvironment() === 'console' ? process.stderr : process.stdout
 
 /**
- * pino, JSON lines on stdout, or appended to LOG_FILE (written synchronously,
- * so the file is complete whenever it is read: the test run scans its own). Every HTTP log line carries the request id.
+ * pino, JSON lines on stdout (stderr under `node ace`), or appended to LOG_FILE
+ * (written synchronously, so the file is complete whenever it is read: the test
+ * run scans its own). Every HTTP log line carries the request id.
  * Secrets never reach a log: the redact list below is a last line of
  * defence, not a licence to log secret-bearing objects.
  */
@@ -40,8 +43,11 @@ const loggerConfig = defineConfig({
         : {
             transport: {
               targets: targets()
-                .pushIf(app.inDev && process.stdout.isTTY, targets.pretty())
-                .pushIf(!(app.inDev && process.stdout.isTTY), targets.file({ destination: 1 }))
+                .pushIf(app.inDev && logStream.isTTY, targets.pretty({ destination: logStream.fd }))
+                .pushIf(
+                  !(app.inDev && logStream.isTTY),
+                  targets.file({ destination: logStream.fd })
+                )
                 .toArray(),
             },
           }),

@@ -20,8 +20,11 @@ test.group('A paid call, seen from the pages', (group) => {
   const { session, setWallet } = useBrowser(group)
   let partner: PartnerServer
 
+  let devnetUrl = ''
+
   group.each.setup(async () => {
     const chain = await pointAppAtDevnet({ blockTimeMs: 0 })
+    devnetUrl = chain.devnet.url
     const builtin = await pointBuiltinFeedsAtSimulator()
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
     const restorePolls = pollQuickly()
@@ -75,7 +78,10 @@ test.group('A paid call, seen from the pages', (group) => {
     await row.waitFor()
     assert.include(await row.innerText(), 'acme-data/btc-price')
     assert.include(await row.innerText(), '0.01 STX')
-    assert.equal(await activity.locator(`a[href*="${paid.txid}"]`).count(), 1)
+    // On the devnet, its own transaction page (docs/devnet.md#transaction-pages).
+    const link = activity.locator(`a[href*="${paid.txid}"]`)
+    assert.equal(await link.count(), 1)
+    assert.equal(await link.getAttribute('href'), `${devnetUrl}/txid/0x${paid.txid}`)
 
     await eventually(async () => {
       assert.equal(await figure('queries').innerText(), '1')

@@ -6,7 +6,10 @@ import env from '#start/env'
 
 export interface AceRun {
   code: number
+  /** stdout then stderr. */
   output: string
+  stdout: string
+  stderr: string
 }
 
 /** The database of this test run, as a URL a child process can connect to. */
@@ -63,11 +66,12 @@ export function systemNode() {
 
 /**
  * `node ace <args>` as a user or a cron job runs it: a real process on the
- * test database, its exit status and everything it printed.
+ * test database, its exit status and everything it printed. With `bare`, the
+ * process has only PATH and `env`: none of this test run's configuration.
  */
 export function runAce(
   args: string[],
-  options: { node?: string; env?: Record<string, string>; timeoutMs?: number } = {}
+  options: { node?: string; env?: Record<string, string>; timeoutMs?: number; bare?: boolean } = {}
 ): Promise<AceRun> {
   return new Promise((resolve) => {
     execFile(
@@ -75,19 +79,21 @@ export function runAce(
       ['ace.js', ...args],
       {
         cwd: app.appRoot.pathname,
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          DATABASE_URL: testDatabaseUrl(),
-          ...options.env,
-        },
+        env: options.bare
+          ? { PATH: process.env.PATH, ...options.env }
+          : {
+              ...process.env,
+              NODE_ENV: 'test',
+              DATABASE_URL: testDatabaseUrl(),
+              ...options.env,
+            },
         timeout: options.timeoutMs ?? 30_000,
       },
       (error, stdout, stderr) => {
         // Killed (time-out) or not started: no exit code of its own.
         const exitCode = (error as { code?: unknown } | null)?.code
         const code = error ? (typeof exitCode === 'number' ? exitCode : -1) : 0
-        resolve({ code, output: `${stdout}${stderr}` })
+        resolve({ code, output: `${stdout}${stderr}`, stdout, stderr })
       }
     )
   })

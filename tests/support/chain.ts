@@ -1,4 +1,5 @@
 import app from '@adonisjs/core/services/app'
+import type { ChainConfig } from '#chain/define_config'
 import { StacksClient } from '#chain/stacks_client'
 import { Clock } from '#core/clock'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
@@ -39,7 +40,11 @@ export async function pointAppAtDevnet(
   }
 }
 
-/** The app's StacksClient, confirmation watcher and payer look-ups pointed at the node at `url`. */
+/**
+ * The app's StacksClient, confirmation watcher and payer look-ups pointed at
+ * the node at `url`, and its explorer links at that node's transaction pages,
+ * as config/chain.ts does with STACKS_API_URL on the devnet.
+ */
 export async function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
   const client = appOptions.client?.(url) ?? new StacksClient({ baseUrl: url, timeoutMs: 1_000 })
   const clock = await app.container.make(Clock)
@@ -72,9 +77,13 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   app.container.swap(LocalSettlement, () => settlement)
   app.container.swap(PaymentPreflight, () => preflight)
   app.container.swap(PaymentSettlement, () => settlement)
+  const chainConfig = app.config.get<ChainConfig>('chain')
+  const explorerUrl = chainConfig.explorerUrl
+  chainConfig.explorerUrl = url
   return {
     client,
     restore() {
+      chainConfig.explorerUrl = explorerUrl
       watcher.stop()
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)

@@ -22,6 +22,11 @@ import {
   type JsonObject,
 } from './hiro_shapes.js'
 import { isTestnetPrincipal } from './principals.js'
+import {
+  PAGE_SECURITY_HEADERS,
+  transactionNotFoundPage,
+  transactionPage,
+} from './transaction_page.js'
 import type { AdmissionResult } from './transaction_admission.js'
 
 /** What the HTTP layer needs from the devnet; it holds no chain logic itself. */
@@ -61,7 +66,10 @@ const TRANSACTION_FAULT_KINDS: Record<string, TransactionFault> = {
   report_unknown: 'report_unknown',
 }
 
-type Reply = { status: number; body: unknown; headers?: Record<string, string> }
+/** A JSON answer, or an HTML page (`html`). */
+type Reply =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { status: number; html: string }
 
 interface RequestContext {
   req: IncomingMessage
@@ -137,7 +145,8 @@ export class DevnetServer {
   async #dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://devnet.invalid')
     const path = url.pathname
-    const isAdmin = path === '/devnet' || path.startsWith('/devnet/')
+    // Faults stand for a failing node: the admin routes and the explorer pages are not the node.
+    const isAdmin = path === '/devnet' || path.startsWith('/devnet/') || path.startsWith('/txid/')
 
     const fault = isAdmin ? null : this.#backend.faults.take(path)
     if (fault?.kind === 'timeout') return this.#hang(req)
@@ -189,6 +198,7 @@ export class DevnetServer {
       if (fault.status === null) return this.#hang(req)
       return sendInjectedStatus(res, fault.status, null)
     }
+    if ('html' in reply) return sendHtml(res, reply.status, reply.html)
     sendJson(res, reply.status, reply.body, reply.headers)
   }
 
@@ -257,6 +267,11 @@ export class DevnetServer {
             fungible_tokens: {},
             non_fungible_tokens: {},
           }),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/txid\/([^/]+)\/?$/,
+        handle: ({ params }) => this.#page(params[0]),
       },
       { method: 'POST', pattern: /^\/devnet\/mine\/?$/, handle: () => this.#mine() },
       { method: 'GET', pattern: /^\/devnet\/accounts\/?$/, handle: () => this.#accounts() },
@@ -347,6 +362,14 @@ export class DevnetServer {
     const shown = this.#reported(txid)
     if (!shown) return { status: 404, body: hiroTransactionNotFound(txid) }
     return ok(shown)
+  }
+
+  /** The explorer page of a transaction as the chain holds it (faults do not apply). */
+  #page(rawTxid: string): Reply {
+    const txid = TXID.exec(rawTxid)?.[1].toLowerCase()
+    const record = txid ? this.#backend.state.get(txid) : undefined
+    if (!record) return { status: 404, html: transactionNotFoundPage(rawTxid) }
+    return { status: 200, html: transactionPage(record, this.#backend.state.tip) }
   }
 
   /**
@@ -481,6 +504,16 @@ function sendJson(
     ...headers,
   })
   res.end(text)
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+    ...PAGE_SECURITY_HEADERS,
+  })
+  res.end(html)
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

@@ -4,7 +4,8 @@ export interface Site {
   network: 'mainnet' | 'testnet' | 'devnet'
   /** ST on testnet and devnet, SP on mainnet. */
   addressPrefix: string
-  explorer: { url: string; chain: 'mainnet' | 'testnet' }
+  /** chain is null on the devnet: its own transaction pages take no ?chain=. */
+  explorer: { url: string; chain: 'mainnet' | 'testnet' | null }
   polls: { activityMs: number; withdrawalMs: number; dashboardMs: number }
   outputDeclaration: { maxBytes: number }
 }
@@ -16,8 +17,8 @@ export function site(): Site {
   return cached
 }
 
-/** `{explorer}/txid/0x…?chain=…`, as the API's explorer_url. */
+/** `{explorer}/txid/0x…?chain=…`, as the API's explorer_url (app/chain/explorer.ts). */
 export function explorerTx(txHash: string) {
   const { url, chain } = site().explorer
-  return `${url}/txid/${txHash}?chain=${chain}`
+  return `${url}/txid/${txHash}${chain ? `?chain=${chain}` : ''}`
 }

@@ -88,10 +88,8 @@ test.group('Withdrawing pending revenue', (group) => {
       memo: `tb-w-${withdrawal.id.slice(0, 8)}`,
     })
     assert.match(withdrawal.tx_hash, /^0x[0-9a-f]{64}$/)
-    assert.equal(
-      withdrawal.explorer_url,
-      `https://explorer.hiro.so/txid/${withdrawal.tx_hash}?chain=testnet`
-    )
+    // On the devnet, its own transaction page (docs/devnet.md#transaction-pages).
+    assert.equal(withdrawal.explorer_url, `${stack.devnet.url}/txid/${withdrawal.tx_hash}`)
     assert.equal(await pendingRevenueOf(providerId), 3n * STX)
 
     await stack.devnet.mine()
@@ -111,6 +109,19 @@ test.group('Withdrawing pending revenue', (group) => {
       status: 'confirmed',
       block_height: 1,
     })
+    const explorerPage = await fetch(withdrawal.explorer_url)
+    assert.equal(explorerPage.status, 200)
+    const page = await explorerPage.text()
+    for (const fact of [
+      withdrawal.tx_hash,
+      'confirmed',
+      '<dd>1 (1 confirmation)</dd>',
+      '2 STX (2000000 µSTX)',
+      withdrawalWallet,
+      withdrawal.memo,
+    ]) {
+      assert.include(page, fact)
+    }
     const provider = await Provider.findOrFail(providerId)
     assert.equal(provider.totalWithdrawnMicrostx, 2n * STX)
     const shown = await client

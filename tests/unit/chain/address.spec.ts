@@ -17,12 +17,13 @@ test.group('Network presets', () => {
       caip2: 'stacks:2147483648',
       chainId: 0x80000000,
       transactionVersion: 0x80,
+      explorerChain: 'testnet',
     })
     assert.containsSubset(NETWORKS.devnet, {
       caip2: 'stacks:2147483648',
       chainId: 0x80000000,
       defaultApiUrl: 'http://127.0.0.1:3999',
-      explorerChain: 'testnet',
+      explorerChain: null,
     })
     assert.deepEqual(NETWORKS.mainnet.addressVersion, { singleSig: 22, multiSig: 20 })
     assert.deepEqual(NETWORKS.devnet.addressVersion, { singleSig: 26, multiSig: 21 })

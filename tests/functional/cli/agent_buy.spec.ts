@@ -1,0 +1,191 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import { runAce } from '#tests/support/ace'
+import { usePaidCallStack } from '#tests/support/paid_calls'
+import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
+
+const service = () => `http://${env.get('HOST')}:${env.get('PORT')}`
+/** On the devnet, the link goes to the devnet's own transaction page (docs/devnet.md). */
+const EXPLORER_LINK = /http:\/\/127\.0\.0\.1:\d+\/txid\/0x[0-9a-f]{64}/
+/** A line of a printed stack trace. */
+const STACK_FRAME = /^\s+at /m
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/**
+ * `node ace agent:buy <feed>` against this test run's service, paying on its
+ * devnet, with the default explorer (whatever a local .env says).
+ */
+function buy(
+  feed: string,
+  stack: { devnet: { url: string } },
+  { url = service(), node = stack.devnet.url, flags = [] as string[], variables = {} } = {}
+) {
+  return runAce(['agent:buy', feed, '--url', url, ...flags], {
+    env: { STACKS_API_URL: node, EXPLORER_URL: '', ...variables },
+  })
+}
+
+test.group('node ace agent:buy', (group) => {
+  const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 10_000 })
+
+  test('prints the data on stdout and the explorer link of the broadcast transfer on stderr, exit 0', async ({
+    assert,
+  }) => {
+    const run = await buy('whale-alerts', stack)
+
+    assert.equal(run.code, 0, run.output)
+    assert.equal(JSON.parse(run.stdout).price_stx, '0.005')
+    assert.include(run.stderr, '/feeds/whale-alerts costs 5000 µSTX')
+    const payment = await db.from('payments').where('purpose', 'feed').first()
+    assert.match(payment.payment_identifier, /^pay_[0-9a-f]{32}$/, 'it sends a payment-identifier')
+    const link = EXPLORER_LINK.exec(run.stderr)?.[0]
+    assert.equal(link, `${stack.devnet.url}/txid/0x${payment.txid}`)
+    const explorerPage = await fetch(link!)
+    assert.equal(explorerPage.status, 200)
+    const shown = await explorerPage.text()
+    assert.include(shown, '0.005 STX (5000 µSTX)')
+    assert.include(shown, stack.payTo)
+  })
+
+  test('next to `npm run dev`: the log line of its database goes to stderr, stdout stays the data', async ({
+    assert,
+  }) => {
+    // The embedded cluster of a running `npm run dev`, as the app finds one: a postmaster.pid
+    // naming a live process and the port of the server (this run's database).
+    const dataDir = await mkdtemp(join(tmpdir(), 'tollbooth-running-pg-'))
+    const port = app.config.get<number>('database.connections.postgres.connection.port')
+    await writeFile(join(dataDir, 'postmaster.pid'), `${process.pid}\n${dataDir}\n0\n${port}\n`)
+    try {
+      const run = await buy('whale-alerts', stack, {
+        flags: ['--json'],
+        variables: {
+          NODE_ENV: 'development',
+          DATABASE_URL: '',
+          EMBEDDED_PG_DATA_DIR: dataDir,
+          LOG_FILE: '',
+          LOG_LEVEL: 'info',
+        },
+      })
+
+      assert.equal(run.code, 0, run.output)
+      assert.include(run.stderr, `reusing the PostgreSQL cluster already running in ${dataDir}`)
+      assert.equal(JSON.parse(run.stdout).price_stx, '0.005')
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  test('with --json, stdout is exactly the paid response body, ready for a pipe', async ({
+    assert,
+  }) => {
+    const run = await buy('whale-alerts', stack, { flags: ['--json'] })
+
+    assert.equal(run.code, 0, run.output)
+    const body = JSON.parse(run.stdout)
+    assert.equal(body.price_stx, '0.005')
+    // As the service sent it (compact), one line: nothing before or after it.
+    assert.equal(run.stdout, `${JSON.stringify(body)}\n`)
+    assert.match(run.stderr, EXPLORER_LINK)
+  })
+
+  test('an account that does not exist: says so and lists the accounts it takes, exit 1', async ({
+    assert,
+  }) => {
+    const run = await buy('whale-alerts', stack, { flags: ['--account', 'wallet_9'] })
+
+    assert.equal(run.code, 1, run.output)
+    assert.equal(run.stdout, '')
+    assert.include(run.stderr, 'there is no devnet account "wallet_9"')
+    assert.include(
+      run.stderr,
+      `--account takes one of ${DEVNET_ACCOUNTS.map((a) => a.label).join(', ')}`
+    )
+    assert.notInclude(run.stderr, 'STACKS_NETWORK')
+  })
+
+  test('a 422: each field that failed and why, exit 1', async ({ assert }) => {
+    const run = await buy('/feeds/token-intel?address=nope&chain=mars', stack)
+
+    assert.equal(run.code, 1, run.output)
+    assert.equal(run.stdout, '')
+    assert.include(run.stderr, 'HTTP 422 validation_failed')
+    assert.match(run.stderr, /^\s+address: .+$/m)
+    assert.match(run.stderr, /^\s+chain: .+$/m)
+  })
+
+  test('when Tollbooth does not answer: one line naming the URL, exit 1, no stack', async ({
+    assert,
+  }) => {
+    const url = `http://127.0.0.1:${await closedPort()}`
+    const run = await buy('whale-alerts', stack, { url })
+
+    assert.equal(run.code, 1, run.output)
+    assert.equal(run.stdout, '')
+    assert.include(run.stderr, `could not reach Tollbooth at ${url} (ECONNREFUSED)`)
+    assert.include(run.stderr, 'is `npm run dev` running? --url gives another address')
+    assert.notMatch(run.output, STACK_FRAME)
+    assert.notMatch(run.output, EXPLORER_LINK)
+  })
+
+  test('when the Stacks node does not answer: one line naming it, exit 1, no stack', async ({
+    assert,
+  }) => {
+    const node = `http://127.0.0.1:${await closedPort()}`
+    const run = await buy('whale-alerts', stack, { node })
+
+    assert.equal(run.code, 1, run.output)
+    assert.include(run.stderr, `could not reach the Stacks node at ${node}`)
+    assert.include(run.stderr, 'STACKS_API_URL names the node')
+    assert.notMatch(run.output, STACK_FRAME)
+    assert.notMatch(run.output, EXPLORER_LINK)
+  })
+
+  test('an unknown feed: the 404 with its code and message, exit 1', async ({ assert }) => {
+    const run = await buy('no-such-feed', stack)
+
+    assert.equal(run.code, 1, run.output)
+    assert.include(run.output, 'HTTP 404 feed_not_found: No feed "no-such-feed"')
+    assert.notMatch(run.output, STACK_FRAME)
+  })
+
+  test('a feed whose source fails: the 503, no explorer link (nothing was broadcast), exit 1', async ({
+    assert,
+  }) => {
+    stack.simulator.failNext('mempool', 'status_503', 10)
+
+    const run = await buy('gas-prediction', stack)
+
+    assert.equal(run.code, 1, run.output)
+    assert.include(run.output, 'HTTP 503 source_unavailable')
+    assert.notMatch(run.output, EXPLORER_LINK)
+  })
+})
+
+test.group('node ace agent:buy while the chain is slow', (group) => {
+  const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
+
+  test('a payment still settling: the explorer link and how to collect the data, exit 1', async ({
+    assert,
+  }) => {
+    const run = await buy('whale-alerts', stack)
+
+    assert.equal(run.code, 1, run.output)
+    assert.match(run.output, EXPLORER_LINK)
+    assert.include(run.output, 'HTTP 202 settlement_pending')
+    assert.match(run.output, /GET http:\/\/\S+\/payments\/0x[0-9a-f]{64} and x-payment-receipt: /)
+  })
+})
