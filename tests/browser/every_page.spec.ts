@@ -61,7 +61,11 @@ const SIGNED_OUT: Visit[] = [
   },
   { route: '/market/activity', path: '/market/activity', shows: LONG_AGENT_NAME },
   { route: '/dashboard', path: '/dashboard', shows: 'Connect wallet and sign in' },
-  { route: '/dashboard/register', path: '/dashboard/register', shows: 'Connect wallet and sign in' },
+  {
+    route: '/dashboard/register',
+    path: '/dashboard/register',
+    shows: 'Connect wallet and sign in',
+  },
   { route: '(none)', path: '/market/no-such-page', shows: 'Page not found', status: 404 },
   {
     route: '/market/providers/:handle',
@@ -81,33 +85,55 @@ const SIGNED_IN: Visit[] = [
   { route: `${OWNER}/integration`, path: `${OWNER}/integration`, shows: 'Handshake test' },
   { route: `${OWNER}/profile`, path: `${OWNER}/profile`, shows: 'Verified badge' },
   { route: `${OWNER}/feeds/:slug`, path: '/dashboard/p/:mirror/feeds/rates', shows: 'Upload' },
-  { route: `${OWNER}/integration`, path: '/dashboard/p/:mirror/integration', shows: 'How buyers get your data' },
+  {
+    route: `${OWNER}/integration`,
+    path: '/dashboard/p/:mirror/integration',
+    shows: 'How buyers get your data',
+  },
 ]
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 
-/** Where the document is wider than the window: the outermost elements sticking out. */
-function overflowingElements(page: Page) {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth
-    const name = (element: Element) =>
-      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${[...element.classList].map((c) => `.${c}`).join('')}`
-    const scrolls = (element: Element) =>
-      ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(element).overflowX)
-    const inScroller = (element: Element) => {
-      for (let up = element.parentElement; up; up = up.parentElement) {
-        if (scrolls(up) && up !== document.documentElement && up !== document.body) return true
-      }
-      return false
+/**
+ * Where the document is wider than the window: the outermost elements sticking
+ * out; and the menus' links scrolled out of sight.
+ */
+// In-page code is written as source (the server's tsconfig has no DOM types), as in the other specs.
+const OVERFLOWING_ELEMENTS = `(() => {
+  const width = document.documentElement.clientWidth
+  const name = (element) =>
+    element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') +
+    [...element.classList].map((c) => '.' + c).join('')
+  const scrolls = (element) =>
+    ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(element).overflowX)
+  const inScroller = (element) => {
+    for (let up = element.parentElement; up; up = up.parentElement) {
+      if (scrolls(up) && up !== document.documentElement && up !== document.body) return true
     }
-    const sticksOut = (element: Element) => element.getBoundingClientRect().right > width + 0.5
-    return [...document.body.querySelectorAll('*')]
-      .filter((element) => sticksOut(element) && !inScroller(element))
-      .filter((element) => !element.parentElement || !sticksOut(element.parentElement))
-      .slice(0, 5)
-      .map((element) => `${name(element)} (right edge ${element.getBoundingClientRect().right} px)`)
+    return false
+  }
+  const sticksOut = (element) => element.getBoundingClientRect().right > width + 0.5
+  const hiddenLinks = [...document.querySelectorAll('nav a')]
+    .filter(sticksOut)
+    .map((link) => 'the menu hides ' + link.textContent.trim() + ' off-screen')
+  return [...document.body.querySelectorAll('*')]
+    .filter((element) => sticksOut(element) && !inScroller(element))
+    .filter((element) => !element.parentElement || !sticksOut(element.parentElement))
+    .slice(0, 5)
+    .map((element) => 'wider than the window: ' + name(element) +
+      ' (right edge ' + element.getBoundingClientRect().right + ' px)')
+    .concat(hiddenLinks)
+})()`
+
+/** Copy buttons that cover part of what they copy (the code under them). */
+const COVERED_BY_COPY_BUTTONS = `[...document.querySelectorAll('[data-copy]')]
+  .filter((button) => {
+    const code = document.getElementById(button.dataset.copy)
+    if (!code) return false
+    const [a, b] = [button.getBoundingClientRect(), code.getBoundingClientRect()]
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
   })
-}
+  .map((button) => 'the Copy button covers #' + button.dataset.copy)`
 
 /**
  * axe-core's serious and critical WCAG 2.1 A/AA violations, and any skipped
@@ -116,19 +142,11 @@ function overflowingElements(page: Page) {
 async function accessibilityViolations(page: Page) {
   // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') does not apply.
   await page.evaluate(axe.source)
-  const violations = await page.evaluate(async (tags) => {
-    const results = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: 'tag', values: tags },
-      rules: { 'heading-order': { enabled: true } },
-      resultTypes: ['violations'],
-    })
-    return results.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
-    }))
-  }, AXE_TAGS)
+  const { violations } = await page.evaluate<axe.AxeResults>(`axe.run(document, {
+    runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} },
+    rules: { 'heading-order': { enabled: true } },
+    resultTypes: ['violations'],
+  })`)
   return violations
     .filter(
       (violation) =>
@@ -138,7 +156,10 @@ async function accessibilityViolations(page: Page) {
     )
     .map(
       (violation) =>
-        `axe ${violation.id} (${violation.impact}: ${violation.help}) at ${violation.targets.join(', ')}`
+        `axe ${violation.id} (${violation.impact}: ${violation.help}) at ${violation.nodes
+          .slice(0, 5)
+          .map((node) => node.target.join(' '))
+          .join(', ')}`
     )
 }
 
@@ -158,19 +179,19 @@ async function check(page: Page, problems: PageProblems, visit: Visit, url: stri
       .first()
       .waitFor({ timeout: 5_000 })
       .catch(() => failures.push(`${where}: never showed ${visit.shows}`))
-    if (process.env.PAGE_SHOTS) {
-      await page.screenshot({
-        path: `${process.env.PAGE_SHOTS}/${visit.path.replaceAll(/[/?:=]/g, '_')}-${viewport.width}.png`,
-        fullPage: true,
-      })
-    }
     if (visit.whole) {
       const box = page.locator(visit.whole)
-      const [inside, shown] = await box.evaluate((element) => [element.scrollWidth, element.clientWidth])
+      const [inside, shown] = await box.evaluate((element) => [
+        element.scrollWidth,
+        element.clientWidth,
+      ])
       if (inside > shown) failures.push(`${where}: ${visit.whole} cuts off ${inside - shown} px`)
     }
-    for (const element of await overflowingElements(page)) {
-      failures.push(`${where}: wider than the window: ${element}`)
+    for (const element of await page.evaluate<string[]>(OVERFLOWING_ELEMENTS)) {
+      failures.push(`${where}: ${element}`)
+    }
+    for (const covered of await page.evaluate<string[]>(COVERED_BY_COPY_BUTTONS)) {
+      failures.push(`${where}: ${covered}`)
     }
     for (const violation of await accessibilityViolations(page)) {
       failures.push(`${where}: ${violation}`)
@@ -199,7 +220,7 @@ test.group('Every page', (group) => {
       'pages the tables miss'
     )
 
-    const { owner, providerId } = await providerWithRevenue(client, 1_234_567_890n, {
+    const { owner, providerId } = await providerWithRevenue(client, 123_456_789_012n, {
       handle: 'acme-data',
     })
     const { provider: mirror } = await registerProvider(client, owner.token, {
@@ -246,4 +267,31 @@ test.group('Every page', (group) => {
     }
     assert.deepEqual(failures, [])
   }).timeout(240_000)
+
+  test('the focus ring stands out 3:1 from the page around it', async ({ assert }) => {
+    const { page } = session
+    await page.goto(session.url('/market/providers'))
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    const [ring, background] = await page.evaluate<string[]>(`[
+      getComputedStyle(document.activeElement).outlineColor,
+      getComputedStyle(document.body).backgroundColor,
+    ]`)
+    assert.isAtLeast(contrast(ring, background), 3, `${ring} on ${background}`)
+  })
 })
+
+/** WCAG's contrast ratio of two computed `rgb(r, g, b)` colours. */
+function contrast(...colours: string[]) {
+  const [a, b] = colours.map((colour) => {
+    const [r, g, bl] = colour
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map((c) => {
+        const v = Number(c) / 255
+        return v <= 0.039_28 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4
+      })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl
+  })
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
+}
