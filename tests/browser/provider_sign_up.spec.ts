@@ -54,11 +54,8 @@ test.group('Signing up as a provider', (group) => {
     const feedAddress = page.getByLabel('Feed address')
     assert.equal(await feedAddress.inputValue(), 'btc-spot-price')
     // The browser itself refuses an address the API would refuse.
-    const mismatches = () =>
-      feedAddress.evaluate<boolean, undefined>(
-        '(input) => input.validity.patternMismatch',
-        undefined
-      )
+    const input = `document.getElementById('${await feedAddress.getAttribute('id')}')`
+    const mismatches = () => page.evaluate<boolean>(`${input}.validity.patternMismatch`)
     await feedAddress.fill('BTC spot-')
     assert.isTrue(await mismatches())
     await feedAddress.fill('btc-spot-price')
