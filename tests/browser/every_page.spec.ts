@@ -78,7 +78,7 @@ const SIGNED_OUT: Visit[] = [
 const SIGNED_IN: Visit[] = [
   { route: '/dashboard', path: '/dashboard', shows: 'Mirror Co' },
   { route: '/dashboard/register', path: '/dashboard/register', shows: 'How will buyers get' },
-  { route: OWNER, path: OWNER, shows: 'Earned' },
+  { route: OWNER, path: OWNER, shows: 'Unique buyers, 7 days' },
   { route: `${OWNER}/new-feed`, path: `${OWNER}/new-feed`, shows: 'Feed address' },
   { route: `${OWNER}/feeds/:slug`, path: `${OWNER}/feeds/btc-price`, shows: 'Response shape' },
   { route: `${OWNER}/payouts`, path: `${OWNER}/payouts`, shows: 'Review withdrawal' },
