@@ -26,7 +26,11 @@ interface Visit {
   route: string
   path: string
   shows: string | RegExp
+  /** Visited after signing in as the owner of acme-data (`:id`) and mirror-co (`:mirror`). */
+  signedIn?: true
   status?: number
+  /** What a person does on the page first (a wizard's later step). */
+  reach?: (page: Page) => Promise<void>
   /** A scrolling box that shows all it holds at phone width too, without scrolling. */
   whole?: string
 }
@@ -34,8 +38,8 @@ interface Visit {
 const OWNER = '/dashboard/p/:id'
 const LONG_AGENT_NAME = 'an-agent-with-a-rather-long-name'
 
-/** Every page, signed out then signed in; `:id` is the signed-in owner's provider acme-data. */
-const SIGNED_OUT: Visit[] = [
+/** Every page: signed out, then signed in. */
+const PAGES: Visit[] = [
   { route: '/', path: '/', shows: 'Whale Alerts' },
   { route: '/', path: '/?page=2', shows: 'Showing feeds 25–' },
   { route: '/market/feeds/:id', path: '/market/feeds/whale-alerts', shows: 'Recent purchases' },
@@ -73,19 +77,57 @@ const SIGNED_OUT: Visit[] = [
     shows: 'Page not found',
     status: 404,
   },
-]
-
-const SIGNED_IN: Visit[] = [
-  { route: '/dashboard', path: '/dashboard', shows: 'Mirror Co' },
-  { route: '/dashboard/register', path: '/dashboard/register', shows: 'How will buyers get' },
-  { route: OWNER, path: OWNER, shows: 'Unique buyers, 7 days' },
-  { route: `${OWNER}/new-feed`, path: `${OWNER}/new-feed`, shows: 'Feed address' },
-  { route: `${OWNER}/feeds/:slug`, path: `${OWNER}/feeds/btc-price`, shows: 'Response shape' },
-  { route: `${OWNER}/payouts`, path: `${OWNER}/payouts`, shows: 'Review withdrawal' },
-  { route: `${OWNER}/integration`, path: `${OWNER}/integration`, shows: 'Handshake test' },
-  { route: `${OWNER}/profile`, path: `${OWNER}/profile`, shows: 'Verified badge' },
-  { route: `${OWNER}/feeds/:slug`, path: '/dashboard/p/:mirror/feeds/rates', shows: 'Upload' },
+  { signedIn: true, route: '/dashboard', path: '/dashboard', shows: 'Mirror Co' },
   {
+    signedIn: true,
+    route: '/dashboard/register',
+    path: '/dashboard/register',
+    shows: 'How will buyers get',
+  },
+  {
+    signedIn: true,
+    route: '/dashboard/register',
+    path: '/dashboard/register',
+    shows: 'Path on your API',
+    async reach(page) {
+      await page.getByLabel(/Partner Bridge: you run an API/).check()
+      await page.getByRole('button', { name: 'Continue' }).click()
+      await page.getByLabel('Handle').fill('new-co')
+      await page.getByText('“new-co” is available').waitFor()
+      await page.getByLabel('Display name').fill('New Co')
+      await page.getByLabel("Your API's address").fill('https://api.new-co.example')
+      await page.getByRole('button', { name: 'Continue' }).click()
+    },
+  },
+  { signedIn: true, route: OWNER, path: OWNER, shows: 'Unique buyers, 7 days' },
+  { signedIn: true, route: `${OWNER}/new-feed`, path: `${OWNER}/new-feed`, shows: 'Feed address' },
+  {
+    signedIn: true,
+    route: `${OWNER}/feeds/:slug`,
+    path: `${OWNER}/feeds/btc-price`,
+    shows: 'Response shape',
+  },
+  {
+    signedIn: true,
+    route: `${OWNER}/payouts`,
+    path: `${OWNER}/payouts`,
+    shows: 'Review withdrawal',
+  },
+  {
+    signedIn: true,
+    route: `${OWNER}/integration`,
+    path: `${OWNER}/integration`,
+    shows: 'Handshake test',
+  },
+  { signedIn: true, route: `${OWNER}/profile`, path: `${OWNER}/profile`, shows: 'Verified badge' },
+  {
+    signedIn: true,
+    route: `${OWNER}/feeds/:slug`,
+    path: '/dashboard/p/:mirror/feeds/rates',
+    shows: 'Upload',
+  },
+  {
+    signedIn: true,
     route: `${OWNER}/integration`,
     path: '/dashboard/p/:mirror/integration',
     shows: 'How buyers get your data',
@@ -168,12 +210,13 @@ async function check(page: Page, problems: PageProblems, visit: Visit, url: stri
   const failures: string[] = []
   if (visit.status) problems.tolerate((problem) => problem.url === url)
   for (const viewport of [PHONE, DESKTOP]) {
-    const where = `${visit.path} at ${viewport.width} px`
+    const where = `${visit.path}${visit.reach ? ` (${visit.shows})` : ''} at ${viewport.width} px`
     await page.setViewportSize(viewport)
     const response = await page.goto(url)
     if (response?.status() !== (visit.status ?? 200)) {
       failures.push(`${where}: answered ${response?.status()}`)
     }
+    await visit.reach?.(page)
     await page
       .getByText(visit.shows)
       .first()
@@ -208,16 +251,16 @@ test.group('Every page', (group) => {
     client,
     assert,
   }) => {
-    // Every page the app serves is in the tables above.
+    // Every page the app serves is in the table above.
     const pageRoutes = Object.values(router.toJSON())
       .flat()
       .filter((route) => route.name?.startsWith('web.') && route.methods.includes('GET'))
       .map((route) => route.pattern)
-    const visited = new Set([...SIGNED_OUT, ...SIGNED_IN].map((visit) => visit.route))
+    const visited = new Set(PAGES.map((visit) => visit.route))
     assert.deepEqual(
       pageRoutes.filter((pattern) => !visited.has(pattern)),
       [],
-      'pages the tables miss'
+      'pages the table misses'
     )
 
     const { owner, providerId } = await providerWithRevenue(client, 123_456_789_012n, {
@@ -255,14 +298,14 @@ test.group('Every page', (group) => {
     const address = (path: string) =>
       session.url(path.replace(':id', providerId).replace(':mirror', mirror.id))
     const failures: string[] = []
-    for (const visit of SIGNED_OUT) {
+    for (const visit of PAGES.filter((row) => !row.signedIn)) {
       failures.push(...(await check(page, problems, visit, address(visit.path))))
     }
     await rememberWalletChoice(page)
     await page.goto(address('/dashboard'))
     await signInThroughPage(page, { picker: false })
     await page.getByText('Mirror Co').waitFor()
-    for (const visit of SIGNED_IN) {
+    for (const visit of PAGES.filter((row) => row.signedIn)) {
       failures.push(...(await check(page, problems, visit, address(visit.path))))
     }
     assert.deepEqual(failures, [])
