@@ -51,7 +51,15 @@ test.group('Signing up as a provider', (group) => {
     await page.getByRole('button', { name: 'Continue' }).click()
 
     await page.getByLabel('Feed name').fill('BTC spot price')
-    assert.equal(await page.getByLabel('Feed address').inputValue(), 'btc-spot-price')
+    const feedAddress = page.getByLabel('Feed address')
+    assert.equal(await feedAddress.inputValue(), 'btc-spot-price')
+    // The browser itself refuses an address the API would refuse.
+    const input = `document.getElementById('${await feedAddress.getAttribute('id')}')`
+    const mismatches = () => page.evaluate<boolean>(`${input}.validity.patternMismatch`)
+    await feedAddress.fill('BTC spot-')
+    assert.isTrue(await mismatches())
+    await feedAddress.fill('btc-spot-price')
+    assert.isFalse(await mismatches())
     await page.getByLabel('Price per call').fill('0.01')
     await page.getByLabel('Path on your API').fill('/v1/prices')
     await page.getByRole('button', { name: 'Continue' }).click()

@@ -93,10 +93,80 @@ async function injectWallet(context: BrowserContext, wallet: () => TestWallet) {
   await context.addInitScript({ content: LEATHER_PROVIDER })
 }
 
+/** Something a page got wrong, as a person with the developer tools open would see it. */
+export interface PageProblem {
+  /** The address of the page it happened on. */
+  page: string
+  /** The request's address, for a failed request or a console line about one. */
+  url?: string
+  text: string
+}
+
+/**
+ * Watches every page of a browser context for what should never happen: an
+ * error in the console (a script's error, a refused `pattern`, a resource that
+ * failed to load), a Content-Security-Policy refusal at any level, an uncaught
+ * exception, a request that failed or was answered with 400 or more. A test
+ * that provokes one on purpose says so with `tolerate`.
+ */
+export class PageProblems {
+  #found: PageProblem[] = []
+  #tolerated: Array<(problem: PageProblem) => boolean> = []
+
+  constructor(context: BrowserContext) {
+    context.on('console', (message) => {
+      const text = message.text()
+      if (message.type() === 'error' || text.includes('Content Security Policy')) {
+        this.#add({ page: message.page()?.url() ?? '', url: message.location().url, text })
+      }
+    })
+    context.on('weberror', (error) => {
+      this.#add({ page: error.page()?.url() ?? '', text: `uncaught ${error.error().stack}` })
+    })
+    context.on('requestfailed', (request) => {
+      // The page moved on (a navigation, a newer search) before this request ended.
+      if (request.failure()?.errorText === 'net::ERR_ABORTED') return
+      const page = request.frame().page().url()
+      const text = `${request.method()} ${request.url()} failed: ${request.failure()?.errorText}`
+      this.#add({ page, url: request.url(), text })
+    })
+    context.on('response', (response) => {
+      if (response.status() < 400) return
+      const page = response.frame().page().url()
+      const text = `${response.request().method()} ${response.url()} answered ${response.status()}`
+      this.#add({ page, url: response.url(), text })
+    })
+  }
+
+  /** From now on, problems `expected` matches are not problems (a page that is meant to 404). */
+  tolerate(expected: (problem: PageProblem) => boolean) {
+    this.#tolerated.push(expected)
+  }
+
+  /** The problems found since the last call, and forgets them. */
+  take() {
+    return this.#found.splice(0)
+  }
+
+  assertNone() {
+    const found = this.take()
+    if (found.length === 0) return
+    throw new Error(
+      `the pages went wrong:\n${found.map((problem) => `  on ${problem.page}: ${problem.text}`).join('\n')}`
+    )
+  }
+
+  #add(problem: PageProblem) {
+    if (!this.#tolerated.some((expected) => expected(problem))) this.#found.push(problem)
+  }
+}
+
 export interface BrowserSession {
   context: BrowserContext
   page: Page
   wallet: TestWallet
+  /** What went wrong in the pages so far; the test fails on any left at its end. */
+  problems: PageProblems
   /** The app's address (PUBLIC_URL) joined with a path. */
   url(path: string): string
 }
@@ -106,8 +176,9 @@ export interface BrowserSession {
  * directory, a page at desktop size, and a test wallet holding `keys` (the
  * first account selected). Afterwards the browser closes and every provider,
  * payment, withdrawal and session the test made is deleted (the pages talk
- * to the app over real HTTP, so no test transaction can wrap them); a
- * Content-Security-Policy refusal the pages logged fails the test.
+ * to the app over real HTTP, so no test transaction can wrap them); anything
+ * the pages got wrong on the way (`PageProblems`: a console error, a
+ * Content-Security-Policy refusal, a failed request) fails the test.
  */
 export function useBrowser(group: Group) {
   const session = {} as BrowserSession
@@ -129,11 +200,7 @@ export function useBrowser(group: Group) {
       viewport: DESKTOP,
     })
     context.setDefaultTimeout(15_000)
-    // The pages' Content-Security-Policy must refuse nothing the pages themselves load.
-    const refusedByPolicy: string[] = []
-    context.on('console', (message) => {
-      if (message.text().includes('Content Security Policy')) refusedByPolicy.push(message.text())
-    })
+    const problems = new PageProblems(context)
     if (process.env.BROWSER_LOG === '1') {
       context.on('console', (message) => console.log(`[page ${message.type()}] ${message.text()}`))
       context.on('weberror', (error) => console.log(`[page error] ${error.error().message}`))
@@ -144,15 +211,14 @@ export function useBrowser(group: Group) {
       context,
       page: context.pages()[0] ?? (await context.newPage()),
       wallet,
+      problems,
       url: (path: string) => publicUrl(path),
     })
     return async () => {
       await context.close()
       rmSync(profile, { recursive: true, force: true })
       await emptyMarketplace()
-      if (refusedByPolicy.length > 0) {
-        throw new Error(`the page's CSP refused: ${refusedByPolicy.join('\n')}`)
-      }
+      problems.assertNone()
     }
   })
   return { session, setWallet }

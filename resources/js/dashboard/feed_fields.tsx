@@ -153,7 +153,8 @@ export function FeedFields({
               value={draft.slug}
               required
               maxLength={64}
-              pattern="[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?"
+              // Browsers compile `pattern` with the v flag, where a bare `-` in a class is an error.
+              pattern="[a-z0-9](?:[a-z0-9\-]{0,62}[a-z0-9])?"
               onValue={(slug) => set({ slug })}
             />
           )}

@@ -49,9 +49,9 @@ export function MyProviders() {
         {providers.map((provider) => (
           <article class="feed-card" key={provider.id}>
             <span class={`status status-${provider.status}`}>{provider.status}</span>
-            <h3>
+            <h2>
               <a href={`/dashboard/p/${provider.id}`}>{provider.display_name}</a>
-            </h3>
+            </h2>
             <p class="by">@{provider.handle}</p>
             <p class="fresh">
               {count(provider.feeds.length)} {noun(provider.feeds.length, 'feed')} · pending{' '}

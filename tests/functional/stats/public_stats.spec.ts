@@ -1,34 +1,9 @@
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
-import Feed from '#models/feed'
-import { QueryLog } from '#stats/query_log'
+import { recordPaidCalls } from '#tests/support/query_log'
 
 const ALICE = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
 const BOB = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG'
-
-async function recordCalls(
-  calls: { feed: string; payer: string; price: bigint; ms: number; agent?: string }[]
-) {
-  const db = await app.container.make('lucid.db')
-  const log = await app.container.make(QueryLog)
-  let n = 0
-  for (const call of calls) {
-    const feed = await Feed.findByOrFail('slug', call.feed)
-    await db.transaction(async (trx) => {
-      n++
-      await log.recordPaidCall(trx, {
-        feedId: feed.id,
-        txid: n.toString(16).padStart(64, '0'),
-        payer: call.payer,
-        agentName: call.agent,
-        price: call.price,
-        providerShare: 0n,
-        responseMs: call.ms,
-      })
-    })
-  }
-}
 
 test.group('Public statistics', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -60,7 +35,7 @@ test.group('Public statistics', (group) => {
     client,
     assert,
   }) => {
-    await recordCalls([
+    await recordPaidCalls([
       { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40, agent: 'alpha' },
       { feed: 'whale-alerts', payer: BOB, price: 5_000n, ms: 60 },
       { feed: 'defi-scores', payer: BOB, price: 10_000n, ms: 20, agent: 'bravo' },
@@ -120,7 +95,7 @@ test.group('Public statistics', (group) => {
     client,
     assert,
   }) => {
-    await recordCalls([
+    await recordPaidCalls([
       { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40, agent: 'alpha' },
       { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40, agent: 'alpha-v2' },
       { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40 },
@@ -141,7 +116,7 @@ test.group('Public statistics', (group) => {
     client,
     assert,
   }) => {
-    await recordCalls([
+    await recordPaidCalls([
       { feed: 'whale-alerts', payer: ALICE, price: 5_000n, ms: 40 },
       { feed: 'defi-scores', payer: BOB, price: 10_000n, ms: 20 },
       { feed: 'whale-alerts', payer: BOB, price: 5_000n, ms: 30 },

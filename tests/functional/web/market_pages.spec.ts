@@ -359,7 +359,9 @@ async function cardsAt(client: ApiClient, path: string) {
   const response = await client.get(path).header('accept', 'text/html')
   response.assertStatus(200)
   const html = response.text()
-  const titles = [...html.matchAll(/<h3><a href="[^"]*">([^<]*)<\/a><\/h3>/g)].map((m) => m[1])
+  const titles = [...html.matchAll(/<h([23])><a href="[^"]*">([^<]*)<\/a><\/h\1>/g)].map(
+    (m) => m[2]
+  )
   return { html, titles }
 }
 
