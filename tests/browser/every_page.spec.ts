@@ -57,6 +57,16 @@ const PAGES: Visit[] = [
   { route: '/market/providers/:handle', path: '/market/providers/acme-data', shows: 'BTC price' },
   { route: '/market/providers/:handle', path: '/market/providers/mirror-co', shows: 'Rates' },
   {
+    route: '/market/feeds/p/:handle/:slug',
+    path: '/market/feeds/p/mirror-co/fx-later',
+    shows: 'No data yet',
+  },
+  {
+    route: '/market/providers/:handle/verification',
+    path: '/market/providers/acme-data/verification',
+    shows: 'not verified',
+  },
+  {
     route: '/market/leaderboard',
     path: '/market/leaderboard',
     shows: LONG_AGENT_NAME,
@@ -275,6 +285,8 @@ test.group('Every page', (group) => {
       .bearerToken(owner.token)
       .json({ EUR: 1.08, GBP: 1.27 })
       .then((response) => response.assertStatus(200))
+    // An uploaded feed with nothing uploaded yet.
+    await createFeeds(mirror.id, 1, () => ({ slug: 'fx-later', displayName: 'FX later' }))
     // Partner Bridge feeds, served live: enough for a second page of the marketplace.
     await createFeeds(providerId, 10, (n) => ({
       slug: `signal-${n}`,
