@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { networkFor } from '#chain/network'
+import { explorerUrlFor } from '#chain/explorer'
 import { defineConfig } from '#chain/define_config'
 
 const network = networkFor(env.get('STACKS_NETWORK') ?? 'devnet', env.get('STACKS_API_URL'))
@@ -19,9 +20,7 @@ const chainConfig = defineConfig({
   /** Time-out of the node probe in GET /health. */
   healthTimeoutMs: 2_000,
   platformPrivateKey: env.get('PLATFORM_PRIVATE_KEY')!,
-  /** The public explorers do not know the devnet's transactions: it serves their pages itself. */
-  explorerUrl:
-    env.get('EXPLORER_URL') ?? (network.name === 'devnet' ? apiUrl : 'https://explorer.hiro.so'),
+  explorerUrl: explorerUrlFor(network.name, apiUrl, env.get('EXPLORER_URL')),
   withdrawalMemoPrefix: env.get('WITHDRAWAL_MEMO_PREFIX') ?? 'tb',
   devnet: {
     /** Block time of the devnet `npm run dev` starts; 0 mines right after each transaction. */

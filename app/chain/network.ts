@@ -10,7 +10,7 @@ export type Caip2NetworkId = 'stacks:1' | 'stacks:2147483648'
  * What the service needs to know about a Stacks network. The devnet is a
  * testnet-versioned chain (same chain id, transaction and address versions),
  * so a devnet payment is a testnet payment to every client; only the public
- * explorers do not know it (its links go to the devnet's own pages).
+ * explorers do not know it (its links go to the devnet's own pages, which ignore `?chain=`).
  */
 export interface NetworkPreset {
   name: StacksNetworkName
@@ -19,8 +19,8 @@ export interface NetworkPreset {
   transactionVersion: number
   addressVersion: { singleSig: number; multiSig: number }
   defaultApiUrl: string
-  /** `?chain=` of the public explorer's links; null on the devnet, whose own pages need none. */
-  explorerChain: 'mainnet' | 'testnet' | null
+  /** `?chain=` of the explorer links (testnet on the devnet: its own pages ignore it). */
+  explorerChain: 'mainnet' | 'testnet'
   /** The @stacks/network object, for building and signing transactions. */
   stacks: StacksNetwork
 }
@@ -29,7 +29,7 @@ function preset(
   name: StacksNetworkName,
   caip2: Caip2NetworkId,
   stacks: StacksNetwork,
-  explorerChain: 'mainnet' | 'testnet' | null
+  explorerChain: 'mainnet' | 'testnet'
 ): NetworkPreset {
   return {
     name,
@@ -46,7 +46,7 @@ function preset(
 export const NETWORKS: Record<StacksNetworkName, NetworkPreset> = {
   mainnet: preset('mainnet', 'stacks:1', STACKS_MAINNET, 'mainnet'),
   testnet: preset('testnet', 'stacks:2147483648', STACKS_TESTNET, 'testnet'),
-  devnet: preset('devnet', 'stacks:2147483648', STACKS_DEVNET, null),
+  devnet: preset('devnet', 'stacks:2147483648', STACKS_DEVNET, 'testnet'),
 }
 
 /** A preset whose @stacks/network client talks to the given API base URL. */

@@ -81,7 +81,7 @@ test.group('A paid call, seen from the pages', (group) => {
     // On the devnet, its own transaction page (docs/devnet.md#transaction-pages).
     const link = activity.locator(`a[href*="${paid.txid}"]`)
     assert.equal(await link.count(), 1)
-    assert.equal(await link.getAttribute('href'), `${devnetUrl}/txid/0x${paid.txid}`)
+    assert.equal(await link.getAttribute('href'), `${devnetUrl}/txid/0x${paid.txid}?chain=testnet`)
 
     await eventually(async () => {
       assert.equal(await figure('queries').innerText(), '1')

@@ -49,7 +49,10 @@ test.group('Withdrawing from the payouts page', (group) => {
     await status.filter({ hasText: 'broadcast' }).waitFor()
     const explorer = await page.getByTestId('explorer-link').getAttribute('href')
     // The devnet's own transaction page (docs/devnet.md#transaction-pages).
-    assert.equal(explorer?.replace(/0x[0-9a-f]{64}$/, '0x…'), `${stack.devnet.url}/txid/0x…`)
+    assert.equal(
+      explorer?.replace(/0x[0-9a-f]{64}/, '0x…'),
+      `${stack.devnet.url}/txid/0x…?chain=testnet`
+    )
     await page.getByTestId('pending').filter({ hasText: '2.5 STX' }).waitFor()
 
     await stack.devnet.mine()

@@ -1,5 +1,7 @@
 import app from '@adonisjs/core/services/app'
+import env from '#start/env'
 import type { ChainConfig } from '#chain/define_config'
+import { explorerUrlFor } from '#chain/explorer'
 import { StacksClient } from '#chain/stacks_client'
 import { Clock } from '#core/clock'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
@@ -42,8 +44,8 @@ export async function pointAppAtDevnet(
 
 /**
  * The app's StacksClient, confirmation watcher and payer look-ups pointed at
- * the node at `url`, and its explorer links at that node's transaction pages,
- * as config/chain.ts does with STACKS_API_URL on the devnet.
+ * the node at `url`, and its explorer links where config/chain.ts sends them
+ * with STACKS_API_URL=`url` (on the devnet: that node's transaction pages).
  */
 export async function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
   const client = appOptions.client?.(url) ?? new StacksClient({ baseUrl: url, timeoutMs: 1_000 })
@@ -79,7 +81,7 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   app.container.swap(PaymentSettlement, () => settlement)
   const chainConfig = app.config.get<ChainConfig>('chain')
   const explorerUrl = chainConfig.explorerUrl
-  chainConfig.explorerUrl = url
+  chainConfig.explorerUrl = explorerUrlFor(chainConfig.network.name, url, env.get('EXPLORER_URL'))
   return {
     client,
     restore() {

@@ -4,8 +4,7 @@ export interface Site {
   network: 'mainnet' | 'testnet' | 'devnet'
   /** ST on testnet and devnet, SP on mainnet. */
   addressPrefix: string
-  /** chain is null on the devnet: its own transaction pages take no ?chain=. */
-  explorer: { url: string; chain: 'mainnet' | 'testnet' | null }
+  explorer: { url: string; chain: 'mainnet' | 'testnet' }
   polls: { activityMs: number; withdrawalMs: number; dashboardMs: number }
   outputDeclaration: { maxBytes: number }
 }
@@ -20,5 +19,5 @@ export function site(): Site {
 /** `{explorer}/txid/0x…?chain=…`, as the API's explorer_url (app/chain/explorer.ts). */
 export function explorerTx(txHash: string) {
   const { url, chain } = site().explorer
-  return `${url}/txid/${txHash}${chain ? `?chain=${chain}` : ''}`
+  return `${url}/txid/${txHash}?chain=${chain}`
 }

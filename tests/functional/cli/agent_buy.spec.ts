@@ -12,7 +12,7 @@ import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
 
 const service = () => `http://${env.get('HOST')}:${env.get('PORT')}`
 /** On the devnet, the link goes to the devnet's own transaction page (docs/devnet.md). */
-const EXPLORER_LINK = /http:\/\/127\.0\.0\.1:\d+\/txid\/0x[0-9a-f]{64}/
+const EXPLORER_LINK = /http:\/\/127\.0\.0\.1:\d+\/txid\/0x[0-9a-f]{64}(\?chain=\w+)?/
 /** A line of a printed stack trace. */
 const STACK_FRAME = /^\s+at /m
 
@@ -53,7 +53,7 @@ test.group('node ace agent:buy', (group) => {
     const payment = await db.from('payments').where('purpose', 'feed').first()
     assert.match(payment.payment_identifier, /^pay_[0-9a-f]{32}$/, 'it sends a payment-identifier')
     const link = EXPLORER_LINK.exec(run.stderr)?.[0]
-    assert.equal(link, `${stack.devnet.url}/txid/0x${payment.txid}`)
+    assert.equal(link, `${stack.devnet.url}/txid/0x${payment.txid}?chain=testnet`)
     const explorerPage = await fetch(link!)
     assert.equal(explorerPage.status, 200)
     const shown = await explorerPage.text()

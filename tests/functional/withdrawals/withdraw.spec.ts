@@ -89,7 +89,10 @@ test.group('Withdrawing pending revenue', (group) => {
     })
     assert.match(withdrawal.tx_hash, /^0x[0-9a-f]{64}$/)
     // On the devnet, its own transaction page (docs/devnet.md#transaction-pages).
-    assert.equal(withdrawal.explorer_url, `${stack.devnet.url}/txid/${withdrawal.tx_hash}`)
+    assert.equal(
+      withdrawal.explorer_url,
+      `${stack.devnet.url}/txid/${withdrawal.tx_hash}?chain=testnet`
+    )
     assert.equal(await pendingRevenueOf(providerId), 3n * STX)
 
     await stack.devnet.mine()

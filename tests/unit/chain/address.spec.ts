@@ -23,7 +23,7 @@ test.group('Network presets', () => {
       caip2: 'stacks:2147483648',
       chainId: 0x80000000,
       defaultApiUrl: 'http://127.0.0.1:3999',
-      explorerChain: null,
+      explorerChain: 'testnet',
     })
     assert.deepEqual(NETWORKS.mainnet.addressVersion, { singleSig: 22, multiSig: 20 })
     assert.deepEqual(NETWORKS.devnet.addressVersion, { singleSig: 26, multiSig: 21 })
