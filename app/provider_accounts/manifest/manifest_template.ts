@@ -26,7 +26,8 @@ export function manifestFeedPath(
 
 /**
  * The manifest a provider serves to be verified, filled in with its handle,
- * mode and live feeds: served as is at its website, it passes every check.
+ * mode and live feeds: served as is at its website, it passes every check
+ * (given a website and at least one live feed; docs/api.md).
  */
 export function manifestTemplate(provider: Provider, feeds: Feed[]) {
   const bridge = provider.integrationMode === 'partner_bridge'

@@ -146,9 +146,9 @@ export class DevnetServer {
     const url = new URL(req.url ?? '/', 'http://devnet.invalid')
     const path = url.pathname
     // Faults stand for a failing node: the admin routes and the explorer pages are not the node.
-    const isAdmin = path === '/devnet' || path.startsWith('/devnet/') || path.startsWith('/txid/')
+    const isNotNode = path === '/devnet' || path.startsWith('/devnet/') || path.startsWith('/txid/')
 
-    const fault = isAdmin ? null : this.#backend.faults.take(path)
+    const fault = isNotNode ? null : this.#backend.faults.take(path)
     if (fault?.kind === 'timeout') return this.#hang(req)
     if (fault?.kind === 'status') {
       req.resume()

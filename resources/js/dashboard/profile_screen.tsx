@@ -62,19 +62,20 @@ function ManifestCard() {
   const { provider } = useProvider()
   const [report, setReport] = useState<ManifestReport | null>(null)
   const [template, setTemplate] = useState<string | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  const [problems, setProblems] = useState<string[]>([])
+  // Each answer is shown on its own: a refused report (e.g. a 429) still leaves the template.
   const check = async () => {
-    setProblem(null)
-    try {
-      const [found, manifest] = await Promise.all([
-        api<ManifestReport>(`/providers/${provider.handle}/manifest`, { auth: false }),
-        api<unknown>(`/providers/id/${provider.id}/manifest/template`),
-      ])
-      setReport(found)
-      setTemplate(JSON.stringify(manifest, null, 2))
-    } catch (error) {
-      setProblem(errorMessage(error))
-    }
+    setProblems([])
+    const [found, manifest] = await Promise.allSettled([
+      api<ManifestReport>(`/providers/${provider.handle}/manifest`, { auth: false }),
+      api<unknown>(`/providers/id/${provider.id}/manifest/template`),
+    ])
+    const failed: string[] = []
+    if (found.status === 'fulfilled') setReport(found.value)
+    else failed.push(`The check could not run: ${errorMessage(found.reason)}`)
+    if (manifest.status === 'fulfilled') setTemplate(JSON.stringify(manifest.value, null, 2))
+    else failed.push(`The template could not be loaded: ${errorMessage(manifest.reason)}`)
+    setProblems(failed)
   }
   // The template lists the provider's feeds and website: fetched again when they change.
   useEffect(() => {
@@ -96,7 +97,11 @@ function ManifestCard() {
         </code>{' '}
         and your profile shows a “verified” badge: proof that the listing is really yours.
       </p>
-      {problem && <Notice kind="bad">{problem}</Notice>}
+      {problems.map((problem) => (
+        <Notice key={problem} kind="bad">
+          {problem}
+        </Notice>
+      ))}
       {report && (
         <Notice kind={report.verified ? 'ok' : 'warn'}>
           <p>

@@ -45,7 +45,7 @@ export default function ManifestBadge({
   return (
     <details class="badge-details">
       <summary class={`tag ${report.verified ? 'tag-ok' : 'tag-warn'}`}>{label}</summary>
-      <ManifestChecks checks={report.checks} class="card small" />
+      <ManifestChecks checks={report.checks} class="check-list card small" />
     </details>
   )
 }

@@ -6,6 +6,7 @@ import type { ApiClient } from '@japa/api-client'
 import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { createFeeds } from '#tests/support/feeds'
+import { startLocalSite, useLocalSiteClient } from '#tests/support/local_site'
 import { rawCall } from '#tests/support/fuzz'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { startPartnerServer } from '#tests/support/partner_server'
@@ -39,10 +40,19 @@ test.group('Marketplace pages', (group) => {
   test('every page runs only scripts from this origin, and carries no inline script or style', async ({
     client,
     assert,
+    cleanup,
   }) => {
+    // A local website without a manifest: the verification page fetches it from 127.0.0.1.
+    const site = await startLocalSite((_request, response) => response.writeHead(404).end())
+    const outbound = useLocalSiteClient()
+    cleanup(async () => {
+      outbound.restore()
+      await site.close()
+    })
     const owner = await newOwner(client)
     await registerProvider(client, owner.token, {
       handle: 'acme-data',
+      website: site.origin,
       feed: { slug: 'btc-price', display_name: 'BTC', price_stx: '0.02', source_path: '/v1/p' },
     })
     const paths = [
