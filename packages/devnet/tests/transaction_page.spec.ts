@@ -57,6 +57,18 @@ test.group('Devnet transaction pages (GET /txid/0x…)', (group) => {
     assert.include(words, 'Memo (none)')
   })
 
+  test("the service's links name the chain (?chain=testnet): the page ignores the query", async ({
+    assert,
+  }) => {
+    const tx = await transfer({})
+    await broadcast(devnet(), tx)
+
+    const shown = await page(devnet(), `0x${tx.txid()}?chain=testnet`)
+
+    assert.equal(shown.status, 200)
+    assert.include(text(shown.html), `0x${tx.txid()}`)
+  })
+
   test('an aborted transfer shows failed', async ({ assert }) => {
     const tx = await transfer({})
     devnet().faults.abort(tx.txid())

@@ -88,7 +88,9 @@ export function Overview() {
               <h2 id="week-title">Last 7 days</h2>
               <span class="muted small">
                 {stx(analytics.revenue_7d_microstx)} earned ·{' '}
-                {analytics.queries_7d > 0 ? `${analytics.avg_response_ms} ms avg` : 'no calls in 7 days'}{' '}
+                {analytics.queries_7d > 0
+                  ? `${analytics.avg_response_ms} ms avg`
+                  : 'no calls in 7 days'}{' '}
                 · {(analytics.error_rate * 100).toFixed(1)}% source errors
               </span>
             </div>

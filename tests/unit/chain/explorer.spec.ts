@@ -30,7 +30,11 @@ test.group('Explorer links', () => {
   test('a devnet whose EXPLORER_URL names the public explorer links to testnet, not mainnet', ({
     assert,
   }) => {
-    const explorerUrl = explorerUrlFor('devnet', 'http://127.0.0.1:3999', 'https://explorer.hiro.so')
+    const explorerUrl = explorerUrlFor(
+      'devnet',
+      'http://127.0.0.1:3999',
+      'https://explorer.hiro.so'
+    )
 
     assert.equal(
       explorerLink({ explorerUrl, network: NETWORKS.devnet }, TXID),
