@@ -47,9 +47,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     const httpError = this.toHttpError(error)
     if (wantsPage(ctx)) return this.renderPage(httpError, ctx)
-    if (typeof httpError.handle === 'function') {
-      return httpError.handle(httpError, ctx)
-    }
+    // A library error's own handle() (auth's E_UNAUTHORIZED_ACCESS, …) renders another shape,
+    // without the request id: it is rendered as ours below, keeping its status, code and message.
     // The body parser's JSON.parse: a syntax error, or a stack overflow on very deep nesting —
     // in JSON.parse (a 400), or in the copy of the parsed body it then keeps (lodash cloneDeep,
     // which recurses; its RangeError comes as it is, before the body is marked parsed).

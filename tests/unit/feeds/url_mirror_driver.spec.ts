@@ -324,10 +324,15 @@ test.group('URL mirror source requests (what a poll reads)', (group) => {
     })
 
   test("a source's long content-type is quoted cut, not whole", async ({ assert }) => {
-    const failure = await failureOf(driver().downloadPayload(feedAt(`${source.url}/long-type.html`)))
+    const failure = await failureOf(
+      driver().downloadPayload(feedAt(`${source.url}/long-type.html`))
+    )
 
     assert.equal(failure.kind, 'bad_json')
-    assert.include(failure.message, `content-type: text/html; ${'x'.repeat(89)}… (cut, 5011 characters)`)
+    assert.include(
+      failure.message,
+      `content-type: text/html; ${'x'.repeat(89)}… (cut, 5011 characters)`
+    )
     assert.isBelow(failure.message.length, 200)
   })
 
