@@ -245,6 +245,65 @@ test.group('A feed with no data yet', (group) => {
   })
 })
 
+/** Counts the SQL statements naming `table` that reach PostgreSQL, until `stop()`. */
+function countStatementsOn(table: string) {
+  const clients = new Set([db.connection().getReadClient(), db.connection().getWriteClient()])
+  let count = 0
+  const listener = (query: { sql: string }) => {
+    if (query.sql.includes(table)) count++
+  }
+  for (const knex of clients) knex.on('query', listener)
+  return {
+    get count() {
+      return count
+    },
+    stop: () => {
+      for (const knex of clients) knex.off('query', listener)
+    },
+  }
+}
+
+test.group('A feed with data', (group) => {
+  usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
+
+  test('its unpaid 402s look for its stored document once, until its source is switched', async ({
+    client,
+    assert,
+  }) => {
+    const feeds = await registerPushAndUploadFeeds(client)
+    const ingest = '/ingest/mirror-co/ticker'
+    const body = JSON.stringify({ BTC: 97_000 })
+    const pushed = await rawCall('POST', ingest, {
+      body,
+      headers: pushHeaders(feeds.pushSecret, ingest, body),
+    })
+    assert.equal(pushed.status, 202)
+    const path = '/feeds/p/mirror-co/ticker'
+    const snapshotReads = countStatementsOn('feed_snapshots')
+    try {
+      ;(await client.get(path)).assertStatus(402)
+      assert.equal(snapshotReads.count, 1, 'the first 402 looks for the document')
+      for (let call = 0; call < 3; call++) (await client.get(path)).assertStatus(402)
+      assert.equal(snapshotReads.count, 1, 'the next ones know it has one')
+
+      const providerId = feeds.uploadPath.split('/')[3]
+      const changed = await client
+        .patch(`/providers/id/${providerId}/feeds/ticker`)
+        .bearerToken(feeds.token)
+        .json({ source: { type: 'manual_upload' } })
+      changed.assertStatus(200)
+      const afterSwitch = snapshotReads.count
+
+      const unsold = await client.get(path)
+      unsold.assertStatus(503)
+      assert.equal(unsold.body().error.code, 'source_unavailable')
+      assert.equal(snapshotReads.count, afterSwitch + 1, 'looked for it again')
+    } finally {
+      snapshotReads.stop()
+    }
+  })
+})
+
 /** A provider's JSON file on 127.0.0.1 that answers 500 while `failing()`. */
 async function rawSource(failing: () => boolean) {
   const server = createServer((_request, response) => {
