@@ -47,9 +47,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     const httpError = this.toHttpError(error)
     if (wantsPage(ctx)) return this.renderPage(httpError, ctx)
-    if (typeof httpError.handle === 'function') {
-      return httpError.handle(httpError, ctx)
-    }
+    // A library error's own handle() (auth's E_UNAUTHORIZED_ACCESS, …) renders another shape,
+    // without the request id: it is rendered as ours below, keeping its status, code and message.
     // The body parser's JSON.parse: a syntax error, or a stack overflow on very deep nesting —
     // in JSON.parse (a 400), or in the copy of the parsed body it then keeps (lodash cloneDeep,
     // which recurses; its RangeError comes as it is, before the body is marked parsed).
@@ -198,10 +197,15 @@ function suggestedPage(error: HttpError) {
  * E_ROUTE_NOT_FOUND → route_not_found. Only the framework's and our own E_
  * codes are stable; a library's or the database's (22021, ECONNRESET, …) is not.
  */
-function codeOf(error: HttpError, fallback: ErrorCode) {
-  return typeof error.code === 'string' && error.code.startsWith('E_')
-    ? error.code.slice(2).toLowerCase()
-    : fallback
+/**
+ * A declared code (app/core/error_codes.ts) for the error: its own `E_…` code when we
+ * declare it, a library's 401 as `unauthenticated`, anything else `fallback`.
+ */
+function codeOf(error: HttpError, fallback: ErrorCode): ErrorCode {
+  const own = typeof error.code === 'string' && error.code.startsWith('E_')
+  const code = own ? (error.code as string).slice(2).toLowerCase() : undefined
+  if (code && Object.hasOwn(ERROR_CODES, code)) return code as ErrorCode
+  return error.status === 401 ? 'unauthenticated' : fallback
 }
 
 /** Our own 5xx errors (E_CHAIN_NODE_UNAVAILABLE, …) carry safe messages; anything else does not. */

@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { E_FEED_UNAVAILABLE, E_NO_DATA_YET } from '#feeds/exceptions'
+import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { servesStoredDocuments } from '#feeds/source_driver'
@@ -23,7 +24,8 @@ export interface FeedToCheck {
 export class FeedAvailability {
   constructor(
     private sources: FeedSourceManager,
-    private snapshots: FeedSnapshots
+    private snapshots: FeedSnapshots,
+    private directory: FeedDirectory
   ) {}
 
   /** Throws the 503 a paid call would end with (feed_unavailable, source_unavailable). */
@@ -33,15 +35,20 @@ export class FeedAvailability {
     if (missing.has(feed.id)) throw new E_NO_DATA_YET([feed.slug])
   }
 
-  /** The ids of the feeds among `feeds` with no data to serve yet (one query at most). */
+  /**
+   * The ids of the feeds among `feeds` with no data to serve yet: one query at
+   * most, none when each was lately seen with data (FeedDirectory.hasData),
+   * so a busy feed's unpaid 402 costs no database round-trip.
+   */
   async withoutData(feeds: FeedToCheck[]): Promise<Set<string>> {
     const configured = new Set(this.sources.names())
-    const stored: string[] = []
+    const unknown: string[] = []
     for (const feed of feeds) {
-      if (!configured.has(feed.sourceType)) continue
-      if (servesStoredDocuments(await this.sources.use(feed.sourceType))) stored.push(feed.id)
+      if (!configured.has(feed.sourceType) || this.directory.hasData(feed.id)) continue
+      if (servesStoredDocuments(await this.sources.use(feed.sourceType))) unknown.push(feed.id)
     }
-    const served = await this.snapshots.withSnapshot(stored)
-    return new Set(stored.filter((id) => !served.has(id)))
+    const served = await this.snapshots.withSnapshot(unknown)
+    this.directory.rememberData(served)
+    return new Set(unknown.filter((id) => !served.has(id)))
   }
 }

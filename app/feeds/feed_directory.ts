@@ -18,6 +18,7 @@ type SlugsLookUp = () => Promise<string[]>
 export class FeedDirectory {
   #answers: LRUCache<string, { feed: Feed | null }, LookUp>
   #slugs: LRUCache<string, { slugs: string[] }, SlugsLookUp>
+  #withData: LRUCache<string, true>
 
   constructor(clock: Clock, options: { ttlMs: number; maxEntries: number }) {
     this.#answers = clockedLruCache(clock, {
@@ -30,6 +31,22 @@ export class FeedDirectory {
       max: options.maxEntries,
       fetchMethod: async (_key, _previous, { context: lookUp }) => ({ slugs: await lookUp() }),
     })
+    this.#withData = clockedLruCache(clock, { ttlMs: options.ttlMs, max: options.maxEntries })
+  }
+
+  /**
+   * Whether a feed served from stored documents was lately seen with one
+   * (FeedAvailability). Only "yes" is kept: a stored snapshot stays until the
+   * feed's source is switched, which forget()s here; another instance's
+   * switch is seen within the TTL, and until then a paid call finds no
+   * document, answers 503 and releases its claim, charging nothing.
+   */
+  hasData(feedId: string): boolean {
+    return this.#withData.has(feedId)
+  }
+
+  rememberData(feedIds: Iterable<string>) {
+    for (const feedId of feedIds) this.#withData.set(feedId, true)
   }
 
   builtin(slug: string): Promise<Feed | null> {
@@ -85,6 +102,7 @@ export class FeedDirectory {
   forget() {
     this.#answers.clear()
     this.#slugs.clear()
+    this.#withData.clear()
   }
 
   async #find(key: string, lookUp: LookUp) {

@@ -41,6 +41,9 @@ export type ClaimOutcome =
   /** The payer already has the maximum of payments in flight: 429. */
   | { outcome: 'too_many_in_flight' }
 
+/** A payment already held: the claim outcomes that name its row. */
+export type ExistingPayment = Extract<ClaimOutcome, { payment: PaymentRow }>
+
 export type Confirmation = 'confirmed' | 'already_confirmed' | 'not_broadcast'
 
 /**
@@ -270,9 +273,14 @@ export class PaymentLifecycle {
     await this.db.from('payments').where('txid', txid).update({ receipt_token_hash: tokenHash })
   }
 
-  async #claimRefusal(trx: TransactionClientContract, txid: string): Promise<ClaimOutcome> {
+  /**
+   * What became of a payment this service already holds: settling, redeemed
+   * or failed (null when it holds none, or released it). A retry of it is
+   * answered from this, whether or not the feed can serve now.
+   */
+  async existing(txid: string, trx?: TransactionClientContract): Promise<ExistingPayment | null> {
     const existing = await this.records.find(txid, trx)
-    if (!existing) return { outcome: 'too_many_in_flight' }
+    if (!existing || existing.status === 'released') return null
     switch (existing.status) {
       case 'claimed':
       case 'broadcast':
@@ -281,14 +289,16 @@ export class PaymentLifecycle {
         return { outcome: 'redeemed', payment: existing }
       case 'failed':
         return { outcome: 'failed', payment: existing }
-      case 'released':
-        // Only reachable when the payer is at the cap: the re-claim was refused.
-        return { outcome: 'too_many_in_flight' }
       default: {
         const unknownStatus: never = existing.status
         throw new Error(`unknown payment status ${String(unknownStatus)}`)
       }
     }
+  }
+
+  /** No row, or a released one whose re-claim was refused: the payer is at the cap. */
+  async #claimRefusal(trx: TransactionClientContract, txid: string): Promise<ClaimOutcome> {
+    return (await this.existing(txid, trx)) ?? { outcome: 'too_many_in_flight' }
   }
 
   /** Whether the row was in one of `from` and moved. */

@@ -205,10 +205,9 @@ export class UrlMirrorDriver implements FeedSourceDriver {
     try {
       data = JSON.parse(body)
     } catch {
-      const type = response.headers['content-type'] ?? 'none'
       throw new MirrorFailure(
         'bad_json',
-        `${answered} did not answer JSON (HTTP ${response.status}, content-type: ${type})`,
+        `${answered} did not answer JSON (HTTP ${response.status}, content-type: ${quoted(response.headers['content-type'] ?? 'none')})`,
         response.status
       )
     }
@@ -279,4 +278,13 @@ function lastModifiedOf(header: string | undefined, now: number): number {
   if (!header) return now
   const parsed = Date.parse(header)
   return Number.isFinite(parsed) ? Math.min(parsed, now) : now
+}
+
+/** The longest content-type a failure quotes: the source's header is stored (last_error) and logged. */
+const QUOTED_CONTENT_TYPE_CHARS = 100
+
+function quoted(type: string) {
+  return type.length <= QUOTED_CONTENT_TYPE_CHARS
+    ? type
+    : `${type.slice(0, QUOTED_CONTENT_TYPE_CHARS)}… (cut, ${type.length} characters)`
 }

@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
+import { errors as vineErrors } from '@vinejs/vine'
 import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
@@ -7,6 +8,7 @@ import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
 import { FeedAvailability } from '#feeds/feed_availability'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
+import type Feed from '#models/feed'
 import { ServePaidCall } from '#payments/actions/serve_paid_call'
 import { feedPaymentRequired } from '#payments/feed_payment_required'
 import type { PaidCallResult } from '#payments/paid_call_response'
@@ -26,7 +28,9 @@ export interface FeedRequest {
  * Check order: unknown feed 404 → cannot serve now 503 (paused, or no data
  * yet: FeedAvailability) → invalid query 422 → payment (402, 200, 202 or
  * 429). A feed that cannot serve asks no payment and takes none, whatever
- * header the request carries.
+ * header the request carries; only a retry of a payment it already took
+ * while it could serve is answered as always (its stored response, its
+ * receipt).
  */
 @inject()
 export class ServeFeed {
@@ -42,7 +46,13 @@ export class ServeFeed {
   async execute(request: FeedRequest): Promise<PaidCallResult> {
     const startedAt = this.clock.now()
     const { feed, path } = await this.#find(request.feed)
-    await this.availability.assertServable(feed)
+    try {
+      await this.availability.assertServable(feed)
+    } catch (error) {
+      const replayed = request.paymentHeader && (await this.#replay(feed, path, request, startedAt))
+      if (replayed) return replayed
+      throw error
+    }
     const query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
     if (!request.paymentHeader) {
       const options = { payTo: this.wallet.address, network: this.chain.network }
@@ -56,6 +66,27 @@ export class ServeFeed {
       path,
       query,
       paymentHeader: request.paymentHeader,
+      agentName: request.agentName,
+      startedAt,
+    })
+  }
+
+  /** The answer to a retry of a payment already taken for this call; null for any other. */
+  async #replay(feed: Feed, path: string, request: FeedRequest, startedAt: number) {
+    let query: Record<string, string>
+    try {
+      query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
+    } catch (error) {
+      // No payment was ever taken for a query the feed refuses.
+      if (error instanceof vineErrors.E_VALIDATION_ERROR) return null
+      throw error
+    }
+    const paidCall = await app.container.make(ServePaidCall)
+    return paidCall.replay({
+      feed,
+      path,
+      query,
+      paymentHeader: request.paymentHeader!,
       agentName: request.agentName,
       startedAt,
     })

@@ -15,7 +15,7 @@ import {
   type SettledTransaction,
   settlementResponse,
 } from '#payments/paid_call_response'
-import { type ClaimOutcome, PaymentLifecycle } from '#payments/payment_lifecycle'
+import { type ExistingPayment, PaymentLifecycle } from '#payments/payment_lifecycle'
 import { PaymentPreflight } from '#payments/payment_preflight'
 import { newReceiptToken } from '#payments/receipts'
 import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
@@ -71,6 +71,39 @@ export class ServePaidCall {
   ) {}
 
   async execute(request: PaidCallRequest): Promise<PaidCallResult> {
+    const verified = await this.#verify(request)
+    if ('refusal' in verified) return verified.refusal
+    const { call } = verified
+    const claim = await this.lifecycle.claim({
+      purpose: 'feed',
+      payment: call.payment,
+      feedId: request.feed.id,
+      resource: call.resource,
+      network: this.chain.network.caip2,
+      paymentIdentifier: call.decoded.paymentIdentifier,
+      agentName: request.agentName,
+    })
+    if (claim.outcome !== 'claimed') return this.#answerExistingClaim(call, claim)
+    return this.#serveClaimed(call)
+  }
+
+  /**
+   * The answer to a retry of a payment this service already holds (its
+   * stored response, its receipt, or why it is refused), as execute() would
+   * give it; null for a payment it does not hold or cannot read. For a feed
+   * that cannot serve now: what was paid while it could is still answered.
+   */
+  async replay(request: PaidCallRequest): Promise<PaidCallResult | null> {
+    const verified = await this.#verify(request)
+    if ('refusal' in verified) return null
+    const existing = await this.lifecycle.existing(verified.call.payment.txid)
+    return existing ? this.#answerExistingClaim(verified.call, existing) : null
+  }
+
+  /** The payment decoded and its bytes checked against the terms; or the 402 refusing it. */
+  async #verify(
+    request: PaidCallRequest
+  ): Promise<{ call: PaidCall } | { refusal: PaidCallResult }> {
     const network = this.chain.network
     const requirements = (error?: ErrorCode) =>
       feedPaymentRequired(request, { payTo: this.wallet.address, network, error })
@@ -81,46 +114,34 @@ export class ServePaidCall {
     })
 
     const decoded = await decodePaymentSignature(request.paymentHeader, requirements().accepts[0])
-    if (!decoded.ok) return refused(decoded.code)
+    if (!decoded.ok) return { refusal: refused(decoded.code) }
     const checked = decodeAndCheckTransaction(
       decoded.payment.transaction,
       { amount: request.feed.priceMicrostx, payTo: this.wallet.address, network },
       { maxFee: this.config.maxFeeMicrostx }
     )
-    if (!checked.ok) return refused(checked.failure.code)
+    if (!checked.ok) return { refusal: refused(checked.failure.code) }
     const payment = checked.payment
-    const call: PaidCall = {
-      request,
-      payment,
-      decoded: decoded.payment,
-      resource: resourceIdentity('GET', request.path, request.query),
-      settlement: (errorReason) => settlementResponse(network.caip2, payment, errorReason),
-      refused: (code) => refused(code, payment),
-      failure: (error, code) =>
-        new PaidCallFailure(
-          settlementResponse(network.caip2, payment, code ?? failureReason(error)),
-          {
-            cause: error,
-          }
-        ),
+    return {
+      call: {
+        request,
+        payment,
+        decoded: decoded.payment,
+        resource: resourceIdentity('GET', request.path, request.query),
+        settlement: (errorReason) => settlementResponse(network.caip2, payment, errorReason),
+        refused: (code) => refused(code, payment),
+        failure: (error, code) =>
+          new PaidCallFailure(
+            settlementResponse(network.caip2, payment, code ?? failureReason(error)),
+            { cause: error }
+          ),
+      },
     }
-
-    const claim = await this.lifecycle.claim({
-      purpose: 'feed',
-      payment,
-      feedId: request.feed.id,
-      resource: call.resource,
-      network: network.caip2,
-      paymentIdentifier: decoded.payment.paymentIdentifier,
-      agentName: request.agentName,
-    })
-    if (claim.outcome !== 'claimed') return this.#answerExistingClaim(call, claim)
-    return this.#serveClaimed(call)
   }
 
   #answerExistingClaim(
     call: PaidCall,
-    claim: Exclude<ClaimOutcome, { outcome: 'claimed' }>
+    claim: ExistingPayment | { outcome: 'too_many_in_flight' }
   ): Promise<PaidCallResult> | PaidCallResult {
     switch (claim.outcome) {
       case 'redeemed': {

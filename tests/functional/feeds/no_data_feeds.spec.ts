@@ -52,7 +52,12 @@ async function nextNonce(stack: PaidCallStack) {
  * for the price and terms the service quotes it at: a real transfer of the
  * devnet's funded sender, at its next nonce.
  */
-async function signedPaymentFor(stack: PaidCallStack, handle: string, slug: string) {
+async function signedPaymentFor(
+  stack: PaidCallStack,
+  handle: string,
+  slug: string,
+  paymentIdentifier?: string
+) {
   const feed = await Feed.query()
     .where('slug', slug)
     .whereHas('provider', (provider) => provider.where('handle', handle))
@@ -69,7 +74,7 @@ async function signedPaymentFor(stack: PaidCallStack, handle: string, slug: stri
     amount: feed.priceMicrostx,
     nonce: BigInt(nonce),
   })
-  return { path, header: paymentHeader(required, tx.serialize()), nonce }
+  return { path, header: paymentHeader(required, tx.serialize(), paymentIdentifier), nonce }
 }
 
 /** The log lines the requests made after `before` (the run logs to LOG_FILE at debug level). */
@@ -242,6 +247,115 @@ test.group('A feed with no data yet', (group) => {
     assert.equal(paying.body().error.code, 'feed_unavailable')
     assert.deepEqual(await recorded(), before)
     assert.equal(await nextNonce(stack), nonce)
+  })
+
+  test('a paid call retried once the feed {case} gets its stored answer; a fresh payment a 503')
+    .with([
+      { case: 'was paused', code: 'feed_unavailable' },
+      { case: 'lost its copy to a new source', code: 'source_unavailable' },
+    ])
+    .run(async ({ client, assert }, { case: change, code }) => {
+      const feeds = await registerPushAndUploadFeeds(client)
+      const uploaded = await rawCall('POST', feeds.uploadPath, {
+        body: JSON.stringify({ EUR: 1.08 }),
+        token: feeds.token,
+        headers: { 'content-type': 'application/json' },
+      })
+      assert.equal(uploaded.status, 200)
+      const { path, header } = await signedPaymentFor(
+        stack,
+        'mirror-co',
+        'rates',
+        'retry-payment-id-0001'
+      )
+      const paid = await client.get(path).header('payment-signature', header)
+      paid.assertStatus(200)
+
+      const feedPath = `/providers/id/${feeds.uploadPath.split('/')[3]}/feeds/rates`
+      const changed =
+        change === 'was paused'
+          ? await client.patch(`${feedPath}/state`).bearerToken(feeds.token).json({ active: false })
+          : await client
+              .patch(feedPath)
+              .bearerToken(feeds.token)
+              .json({ source: { type: 'webhook_push' } })
+      changed.assertStatus(200)
+      const before = await recorded()
+
+      const retried = await client.get(path).header('payment-signature', header)
+      retried.assertStatus(200)
+      assert.equal(retried.text(), paid.text(), 'the very answer paid for')
+      assert.equal(retried.header('payment-response'), paid.header('payment-response'))
+
+      const fresh = await signedPaymentFor(stack, 'mirror-co', 'rates', 'retry-payment-id-0002')
+      const refused = await client.get(path).header('payment-signature', fresh.header)
+      refused.assertStatus(503)
+      assert.equal(refused.body().error.code, code)
+      assert.deepEqual(await recorded(), before, 'nothing charged or recorded again')
+      assert.equal(await nextNonce(stack), fresh.nonce, 'the fresh transfer was not broadcast')
+    })
+})
+
+/** Counts the SQL statements naming `table` that reach PostgreSQL, until `stop()`. */
+function countStatementsOn(table: string) {
+  const clients = new Set([db.connection().getReadClient(), db.connection().getWriteClient()])
+  let count = 0
+  const listener = (query: { sql: string }) => {
+    if (query.sql.includes(table)) count++
+  }
+  for (const knex of clients) knex.on('query', listener)
+  return {
+    get count() {
+      return count
+    },
+    stop: () => {
+      for (const knex of clients) knex.off('query', listener)
+    },
+  }
+}
+
+test.group('A feed with data', (group) => {
+  usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
+
+  test('its unpaid 402s look for its stored document once, until its source is switched', async ({
+    client,
+    assert,
+  }) => {
+    const feeds = await registerPushAndUploadFeeds(client)
+    const ingest = '/ingest/mirror-co/ticker'
+    const body = JSON.stringify({ BTC: 97_000 })
+    const pushed = await rawCall('POST', ingest, {
+      body,
+      headers: pushHeaders(feeds.pushSecret, ingest, body),
+    })
+    assert.equal(pushed.status, 202)
+    const path = '/feeds/p/mirror-co/ticker'
+    const snapshotReads = countStatementsOn('feed_snapshots')
+    try {
+      const first = await client.get(path)
+      first.assertStatus(402)
+      assert.equal(snapshotReads.count, 1, 'the first 402 looks for the document')
+      for (let call = 0; call < 3; call++) {
+        const next = await client.get(path)
+        next.assertStatus(402)
+      }
+      assert.equal(snapshotReads.count, 1, 'the next ones know it has one')
+
+      const providerId = feeds.uploadPath.split('/')[3]
+      const changed = await client
+        .patch(`/providers/id/${providerId}/feeds/ticker`)
+        .bearerToken(feeds.token)
+        .json({ source: { type: 'manual_upload' } })
+      changed.assertStatus(200)
+      const afterSwitch = snapshotReads.count
+
+      const unsold = await client.get(path)
+      unsold.assertStatus(503)
+      assert.equal(unsold.body().error.code, 'source_unavailable')
+      assert.equal(snapshotReads.count, afterSwitch + 1, 'looked for it again')
+    } finally {
+      snapshotReads.stop()
+    }
   })
 })
 

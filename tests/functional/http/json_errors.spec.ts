@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import vine from '@vinejs/vine'
 import router from '@adonisjs/core/services/router'
+import { errors as authErrors } from '@adonisjs/auth'
 import env from '#start/env'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { forgetRateLimitCounts, setRateLimits } from '#tests/support/rate_limits'
@@ -17,6 +18,11 @@ const echoValidator = vine.create({
 router.post('/__test__/echo', async ({ request }) => request.validateUsing(echoValidator))
 router.get('/__test__/source-down', async () => {
   throw new E_SOURCE_UNAVAILABLE(['whale-alerts'])
+})
+router.get('/__test__/library-unauthorized', async () => {
+  throw new authErrors.E_UNAUTHORIZED_ACCESS('Unauthorized access', {
+    guardDriverName: 'access_tokens',
+  })
 })
 router.get('/__test__/crash', async () => {
   throw new Error('database password is hunter2')
@@ -86,6 +92,19 @@ test.group('JSON errors', () => {
       },
     })
     assert.notInclude(response.text(), 'hunter2')
+  })
+
+  test('a library error that renders itself is answered in our shape, with the request id', async ({
+    client,
+  }) => {
+    const response = await client
+      .get('/__test__/library-unauthorized')
+      .header('x-request-id', 'req-7')
+
+    response.assertStatus(401)
+    response.assertBody({
+      error: { code: 'unauthenticated', message: 'Unauthorized access', request_id: 'req-7' },
+    })
   })
 
   test("a 500 never carries a database's or library's error code", async ({ client, assert }) => {

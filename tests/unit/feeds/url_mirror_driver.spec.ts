@@ -65,6 +65,9 @@ async function startMirrorSource() {
       case '/page.html':
         response.writeHead(200, { 'content-type': 'text/html' })
         return response.end('<!doctype html><html><body>Sign in to continue</body></html>')
+      case '/long-type.html':
+        response.writeHead(200, { 'content-type': `text/html; ${'x'.repeat(5_000)}` })
+        return response.end('<p>not json</p>')
       case '/scalar.json':
         return json(42)
       case '/null.json':
@@ -319,6 +322,19 @@ test.group('URL mirror source requests (what a poll reads)', (group) => {
       assert.include(failure.message, message)
       assert.isBelow(performance.now() - started, 1_000)
     })
+
+  test("a source's long content-type is quoted cut, not whole", async ({ assert }) => {
+    const failure = await failureOf(
+      driver().downloadPayload(feedAt(`${source.url}/long-type.html`))
+    )
+
+    assert.equal(failure.kind, 'bad_json')
+    assert.include(
+      failure.message,
+      `content-type: text/html; ${'x'.repeat(89)}… (cut, 5011 characters)`
+    )
+    assert.isBelow(failure.message.length, 200)
+  })
 
   test('the failure names the host, never the signed query string', async ({ assert }) => {
     const url = `http://objects.test:${source.port}/error.json?X-Amz-Signature=s3cr3t-token`
