@@ -4,7 +4,8 @@ import { defineConfig } from '#payments/define_config'
 
 /**
  * Time budgets and limits of the paid call and the facilitator. Every one is
- * configurable so tests never wait on real time (ARCHITECTURE §11).
+ * configurable so tests never wait on real time
+ * (docs/architecture.md#caches-and-time).
  */
 const paymentsConfig = defineConfig({
   /**

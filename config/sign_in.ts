@@ -1,5 +1,5 @@
 /**
- * Sign-In With Stacks (ARCHITECTURE §7). The message's domain and URI come
+ * Sign-In With Stacks (docs/api.md#sign-in-with-stacks-auth). The message's domain and URI come
  * from `app.publicUrl`, its chain id from `chain.network`, both read at each
  * request.
  */

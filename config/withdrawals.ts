@@ -3,7 +3,7 @@ import { defineConfig } from '#withdrawals/define_config'
 /**
  * Money out: limits, the platform wallet's transaction pipeline and the
  * confirmation job. Every delay is configurable so tests never wait on real
- * time (ARCHITECTURE §11).
+ * time (docs/architecture.md#caches-and-time).
  */
 const withdrawalsConfig = defineConfig({
   minimumMicrostx: 1_000_000n,

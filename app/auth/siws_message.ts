@@ -31,7 +31,8 @@ export function currentNetwork(): NetworkPreset {
 }
 
 /**
- * The Sign-In With Stacks text (CAIP-122 / EIP-4361 layout, ARCHITECTURE §7)
+ * The Sign-In With Stacks text (CAIP-122 / EIP-4361 layout,
+ * docs/api.md#sign-in-with-stacks-auth)
  * that a wallet signs with `stx_signMessage`. Lines are joined by "\n" with
  * no trailing newline; times are ISO 8601 in UTC with milliseconds.
  */

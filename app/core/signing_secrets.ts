@@ -10,7 +10,7 @@ export interface IssuedSigningSecret {
 }
 
 /**
- * Secrets of Tollbooth signature v1 (ARCHITECTURE §6): the Partner Bridge
+ * Secrets of Tollbooth signature v1 (docs/partner-bridge.md#the-secret-and-the-key): the Partner Bridge
  * secret (`tbs_`, we sign) and the webhook push secret (`tbp_`, the provider
  * signs). Only the key K derived from a secret is kept, encrypted at rest: K
  * signs requests, so it is a secret too and is never logged or serialised.

@@ -81,7 +81,7 @@ export const sources = {
     })
   },
 
-  /** Partner Bridge: signed calls to the provider's own API (ARCHITECTURE §6). */
+  /** Partner Bridge: signed calls to the provider's own API (docs/partner-bridge.md). */
   partnerBridge(options: { timeoutMs: number; maxBytes: number }): FeedSourceDriverFactory {
     return sourceDriverFactory('partner_bridge', async () => {
       const { default: app } = await import('@adonisjs/core/services/app')

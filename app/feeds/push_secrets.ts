@@ -16,7 +16,8 @@ export function issuePushSecret(feed: Feed): string {
 
 /**
  * A feed whose source takes pushes gets its push secret when it has none.
- * A feed keeps its secret across source and mode changes (ARCHITECTURE §11):
+ * A feed keeps its secret across source and mode changes (docs/api.md#providers-providers-meproviders,
+ * "Mode switch"):
  * only rotation replaces it. Returns a new secret, to be shown once.
  */
 export function grantPushSecret(

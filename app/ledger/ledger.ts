@@ -178,7 +178,7 @@ export class Ledger {
 
   /**
    * The entries of a confirmed payment of `amount` (the amount actually
-   * transferred, §11): the platform wallet receives it; a provider's feed
+   * transferred: a payment above the price is accepted, docs/api.md#get-feedsid-paid-x402-v2): the platform wallet receives it; a provider's feed
    * splits it between the platform fee and the provider's pending revenue,
    * a built-in feed (providerId null) is all platform revenue.
    */

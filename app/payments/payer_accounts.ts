@@ -11,7 +11,7 @@ interface Answer {
 
 /**
  * The payer's balance and nonce, looked up once per payer every few seconds
- * (ARCHITECTURE §4) so an agent paying repeatedly does not cost one node call
+ * (docs/architecture.md#caches-and-time) so an agent paying repeatedly does not cost one node call
  * per payment; concurrent look-ups share one call, a failed one is not kept.
  * A refusal is re-checked against a recent answer (`maxAgeMs`). An acceptance
  * on a stale one can cost at most a source call that is never paid for (the

@@ -193,7 +193,7 @@ export interface PayerAccount {
 
 /**
  * What the node would refuse about the payer's account, decided before
- * anything is fetched (ARCHITECTURE §4): a used nonce; a nonce that another
+ * anything is fetched (docs/architecture.md#the-paid-call, step 4): a used nonce; a nonce that another
  * of the payer's payments in flight already carries; a nonce further ahead of
  * the account's next one than those payments can fill (so an agent paying
  * concurrently with consecutive nonces still passes); a balance that does not

@@ -60,7 +60,7 @@ export interface SettlementResponse {
 
 /**
  * The identity of a paid resource: method + path + query parameters sorted by
- * name (§11), so `?b=2&a=1` and `?a=1&b=2` are the same purchase.
+ * name, so `?b=2&a=1` and `?a=1&b=2` are the same purchase.
  */
 export function resourceIdentity(method: string, path: string, query: Record<string, string>) {
   const search = new URLSearchParams(

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * The double-entry ledger, the truth about money (ARCHITECTURE §5). A ledger
+ * The double-entry ledger, the truth about money (docs/architecture.md#the-paid-call). A ledger
  * transaction is one business event, unique per (kind, reference) so it cannot
  * be posted twice; its entries (positive = debit, negative = credit) must sum
  * to zero. The database enforces that at commit, not per row, because the

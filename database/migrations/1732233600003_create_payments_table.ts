@@ -3,7 +3,8 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 /**
  * One row per signed transaction ever presented as a payment. The txid is
  * the primary key: a transaction buys one response, however many requests
- * carry it. A claim is committed before any network I/O (ARCHITECTURE §4).
+ * carry it. A claim is committed before any network I/O (docs/architecture.md#the-paid-call,
+ * step 3).
  */
 export default class extends BaseSchema {
   async up() {

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Sign-In With Stacks (ARCHITECTURE §7). A user is a wallet address; its
+ * Sign-In With Stacks (docs/api.md#sign-in-with-stacks-auth). A user is a wallet address; its
  * bearer sessions are @adonisjs/auth access tokens (only the SHA-256 hash of
  * the secret is stored). A challenge keeps the exact message it issued and the
  * origin (domain, URI, chain id) it was issued for; `used_at` is set once, by

@@ -3,7 +3,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
 /**
  * `payments` becomes the one redemption table of every transfer this service
  * broadcasts: paid feed calls and `/facilitator/settle` alike (`purpose`), so
- * one transfer is never redeemed twice across the two (ARCHITECTURE §11).
+ * one transfer is never redeemed twice across the two (docs/architecture.md#the-paid-call).
  *
  * - `nonce` and `fee_microstx`: the payer's payments in flight decide which
  *   nonces and how much balance a new payment may use before anything is fetched.

@@ -34,7 +34,8 @@ export function partnerPathFor(
 }
 
 /**
- * One signed GET to a partner (Tollbooth signature v1, ARCHITECTURE §6)
+ * One signed GET to a partner (Tollbooth signature v1,
+ * docs/partner-bridge.md#the-signature-tollbooth-signature-v1)
  * through the SSRF-guarded client. Redirects are followed only on the
  * partner's own origin; the timestamp is the injectable clock's. Outbound failures (time-out, refused target, size
  * cap) are thrown as OutboundFailure for the caller to classify.

@@ -49,7 +49,7 @@ interface PaidCall {
 }
 
 /**
- * One paid call, in the order of ARCHITECTURE §4: requirements → decode →
+ * One paid call, in the order of docs/architecture.md#the-paid-call: requirements → decode →
  * verify the bytes → claim (committed before any network I/O) → balance and
  * nonce → fetch → store the response → settle (broadcast, wait for the block
  * within the request's budget; in-process or through FACILITATOR_URL) →

@@ -62,4 +62,36 @@ test.group('Documentation links', () => {
     assert.deepEqual(broken, [])
     assert.isAbove(files.length, 10)
   })
+
+  test('the code cites docs/ by file and heading, never a document outside the repository', async ({
+    assert,
+  }) => {
+    const sources = glob(
+      [
+        '{app,bin,commands,config,database,providers,start,tests}/**/*.{ts,tsx}',
+        'packages/*/src/**/*.ts',
+        'resources/**/*.{ts,tsx,edge,css}',
+      ],
+      { cwd: app.makePath() }
+    )
+    const broken: string[] = []
+    let citations = 0
+    for await (const file of sources) {
+      const text = await readFile(app.makePath(file), 'utf8')
+      for (const [line, number] of text.split('\n').map((l, i) => [l, i + 1] as const)) {
+        // The design notes' "§n" are not in the repository: a reader cannot follow them.
+        if (/§\s*\d/.test(line)) broken.push(`${file}:${number}: cites a numbered section`)
+        for (const [, doc, anchor] of line.matchAll(/\bdocs\/([\w-]+\.md)#([\w-]+)/g)) {
+          citations++
+          const path = app.makePath('docs', doc)
+          if (!existsSync(path)) broken.push(`${file}:${number}: docs/${doc} (no such file)`)
+          else if (!anchorsOf(await readFile(path, 'utf8')).has(anchor)) {
+            broken.push(`${file}:${number}: docs/${doc}#${anchor} (no such heading)`)
+          }
+        }
+      }
+    }
+    assert.deepEqual(broken, [])
+    assert.isAbove(citations, 10)
+  })
 })
