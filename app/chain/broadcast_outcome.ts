@@ -103,19 +103,3 @@ function isRejectionBody(
     typeof (body as { reason?: unknown }).reason === 'string'
   )
 }
-
-/** Whether an outcome proves the transaction will never be mined from this attempt. */
-export function isDefiniteFailure(outcome: BroadcastOutcome): boolean {
-  switch (outcome.kind) {
-    case 'accepted':
-    case 'unknown':
-      return false
-    case 'rejected':
-    case 'rate_limited':
-      return true
-    default: {
-      const exhaustive: never = outcome
-      return exhaustive
-    }
-  }
-}

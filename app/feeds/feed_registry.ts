@@ -5,6 +5,9 @@ import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/fe
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import { ChainConfig } from '#chain/define_config'
 
+/** The registry's `version`: a constant of the spec, not the package's version. */
+const REGISTRY_VERSION = '1.0.0'
+
 /** GET /registry/feeds: every live feed with its price and rollup stats. */
 @inject()
 export class FeedRegistry {
@@ -34,7 +37,7 @@ export class FeedRegistry {
 
     return {
       protocol: 'x402',
-      version: '1.0.0',
+      version: REGISTRY_VERSION,
       description: 'Tollbooth: pay-per-call JSON data feeds, paid per request in STX',
       provider: this.wallet.address,
       payment_protocol: 'x402 v2',

@@ -4,6 +4,9 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { ChainConfig } from '#chain/define_config'
 
+/** /health's `version`: a constant of the spec, not the package's version. */
+const HEALTH_VERSION = '2.0.0'
+
 export type CheckResult = { ok: true } | { ok: false; reason: string }
 
 /**
@@ -31,7 +34,7 @@ export class HealthReport {
     return {
       status: reasons.length === 0 ? 'ok' : 'degraded',
       ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
-      version: '2.0.0',
+      version: HEALTH_VERSION,
       provider: this.wallet.address,
       network: chain.network.name,
       network_id: chain.network.caip2,
