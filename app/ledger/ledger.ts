@@ -29,9 +29,26 @@ export interface LedgerEntry {
   amount: Microstx
 }
 
+/** The business events the ledger records. */
+export type PostingKind =
+  /** A confirmed feed payment (reference: its txid). */
+  | 'payment'
+  /** A provider's pending revenue debited for a withdrawal (reference: the withdrawal id), … */
+  | 'withdrawal'
+  /** … restored when it failed, … */
+  | 'withdrawal_reversal'
+  /** … paid out of the platform wallet when it confirmed, … */
+  | 'withdrawal_payout'
+  /** … and its network fee, paid by the platform once mined. */
+  | 'withdrawal_fee'
+  /**
+   * A provider's pending revenue credited outside the payment flow (reference:
+   * the provider id); only the tests' fixtures post it.
+   */
+  | 'opening_balance'
+
 export interface Posting {
-  /** The business event: 'payment', 'withdrawal', 'withdrawal_reversal', … */
-  kind: string
+  kind: PostingKind
   /** The event's own id (payment txid, withdrawal id): (kind, reference) is posted once. */
   reference: string
   entries: LedgerEntry[]
@@ -253,7 +270,7 @@ function entryKeys(entries: LedgerEntry[]) {
 }
 
 const PROVIDER_PENDING = /^provider:([0-9a-f-]{36}):pending$/
-const WITHDRAWAL_KINDS = new Set(['withdrawal', 'withdrawal_reversal'])
+const WITHDRAWAL_KINDS = new Set<PostingKind>(['withdrawal', 'withdrawal_reversal'])
 
 /**
  * Keeps the providers' cached balances in step with their `pending` account,

@@ -7,6 +7,7 @@ import type { Database } from '@adonisjs/lucid/database'
 import { Ledger, type Posting, accounts } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import {
+  E_EXCEEDS_CREDITS,
   E_EXISTS_WITH_DIFFERENT_ENTRIES,
   E_INVALID_POSTING,
   E_UNBALANCED_POSTING,
@@ -105,6 +106,30 @@ test.group('Posting to the ledger', (group) => {
     assert.deepEqual(postings, [{ reference: '00000000-0000-4000-8000-000000000002' }])
   })
 
+  test('a posting that would take a pending revenue below zero is refused and writes nothing', async ({
+    assert,
+  }) => {
+    const { db } = await services()
+    const { id: providerId } = await createProviderRow()
+
+    await assert.rejects(
+      () =>
+        post({
+          kind: 'withdrawal',
+          reference: '00000000-0000-4000-8000-000000000003',
+          entries: [
+            { account: accounts.providerPending(providerId), amount: 1n },
+            { account: accounts.payoutsInFlight, amount: -1n },
+          ],
+        }),
+      E_EXCEEDS_CREDITS
+    )
+
+    assert.lengthOf(await db.from('ledger_transactions').where('kind', 'withdrawal'), 0)
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 0n)
+  })
+
   test('a built-in feed’s payment is all platform revenue', async ({ assert }) => {
     const { ledger } = await services()
 
@@ -132,7 +157,7 @@ test.group('Posting to the ledger', (group) => {
   test('posting the same kind and reference twice records the event once', async ({ assert }) => {
     const { ledger } = await services()
     const { id: providerId } = await createProviderRow()
-    const payment = {
+    const payment: Posting = {
       kind: 'payment',
       reference: '0x123',
       entries: ledger.paymentEntries({ amount: 10_000n, providerId }),
