@@ -20,3 +20,25 @@ export const E_NON_POSITIVE_AMOUNT = createError<[amount: string]>(
   'E_NON_POSITIVE_AMOUNT',
   500
 )
+
+/**
+ * (kind, reference) was posted before with other entries (TigerBeetle's
+ * `exists_with_different_entries`): two different events claim one key, a bug
+ * in a caller. Nothing is written.
+ */
+export const E_EXISTS_WITH_DIFFERENT_ENTRIES = createError<[kind: string, reference: string]>(
+  'Ledger posting %s "%s" exists with different entries',
+  'E_EXISTS_WITH_DIFFERENT_ENTRIES',
+  500
+)
+
+/**
+ * The posting would debit an account that may not go negative beyond its
+ * credits (TigerBeetle's `exceeds_credits`): a provider's pending revenue
+ * below zero. Nothing is written.
+ */
+export const E_EXCEEDS_CREDITS = createError<[kind: string, reference: string, account: string]>(
+  'Ledger posting %s "%s" would debit "%s" beyond its credits',
+  'E_EXCEEDS_CREDITS',
+  500
+)

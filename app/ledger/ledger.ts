@@ -1,9 +1,15 @@
 import { inject } from '@adonisjs/core'
+import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { type Microstx, parseMicrostx } from '#ledger/money'
 import { splitPayment } from '#ledger/split'
-import { E_INVALID_POSTING, E_UNBALANCED_POSTING } from '#ledger/exceptions'
+import {
+  E_EXCEEDS_CREDITS,
+  E_EXISTS_WITH_DIFFERENT_ENTRIES,
+  E_INVALID_POSTING,
+  E_UNBALANCED_POSTING,
+} from '#ledger/exceptions'
 
 /** Ledger account names; a provider's accounts carry its id. */
 export const accounts = {
@@ -23,9 +29,26 @@ export interface LedgerEntry {
   amount: Microstx
 }
 
+/** The business events the ledger records. */
+export type PostingKind =
+  /** A confirmed feed payment (reference: its txid). */
+  | 'payment'
+  /** A provider's pending revenue debited for a withdrawal (reference: the withdrawal id), … */
+  | 'withdrawal'
+  /** … restored when it failed, … */
+  | 'withdrawal_reversal'
+  /** … paid out of the platform wallet when it confirmed, … */
+  | 'withdrawal_payout'
+  /** … and its network fee, paid by the platform once mined. */
+  | 'withdrawal_fee'
+  /**
+   * A provider's pending revenue credited outside the payment flow (reference:
+   * the provider id); only the tests' fixtures post it.
+   */
+  | 'opening_balance'
+
 export interface Posting {
-  /** The business event: 'payment', 'withdrawal', 'withdrawal_reversal', … */
-  kind: string
+  kind: PostingKind
   /** The event's own id (payment txid, withdrawal id): (kind, reference) is posted once. */
   reference: string
   entries: LedgerEntry[]
@@ -40,51 +63,29 @@ export class Ledger {
   constructor(private db: Database) {}
 
   /**
-   * Records one business event. Posting the same (kind, reference) again posts
-   * nothing and answers alreadyPosted, so a retried request cannot pay twice.
+   * Records one business event, in a savepoint of the caller's transaction so
+   * that a refused posting writes nothing even when the caller carries on.
+   * Posting the same (kind, reference) again with the same entries posts
+   * nothing and answers alreadyPosted, so a retried request cannot pay twice;
+   * with other entries it throws E_EXISTS_WITH_DIFFERENT_ENTRIES. A posting
+   * that would take a provider's pending revenue below zero throws
+   * E_EXCEEDS_CREDITS.
    */
   async post(
     trx: TransactionClientContract,
     posting: Posting
   ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
-    const inserted = await this.#insert(trx, posting)
-    if (inserted.alreadyPosted) return inserted
-    await updateProviderBalances(trx, posting)
-    await assertCommittable(trx)
-    return inserted
-  }
-
-  async #insert(
-    trx: TransactionClientContract,
-    posting: Posting
-  ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
     assertBalanced(posting)
-    const { kind, reference, entries } = posting
-
-    // The transaction and its entries in one statement: nothing is inserted when
-    // (kind, reference) was posted before.
-    const inserted = await trx.rawQuery(
-      `WITH posted AS (
-         INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
-         ON CONFLICT (kind, reference) DO NOTHING
-         RETURNING id
-       )
-       INSERT INTO ledger_entries (transaction_id, account, amount_microstx)
-       SELECT posted.id, entry.account, entry.amount
-         FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
-       RETURNING transaction_id`,
-      [kind, reference, ...entries.flatMap((entry) => [entry.account, entry.amount.toString()])]
-    )
-    if (inserted.rows.length === 0) {
-      const existing = await trx
-        .from('ledger_transactions')
-        .where({ kind, reference })
-        .select('id')
-        .firstOrFail()
-      return { transactionId: existing.id, alreadyPosted: true }
-    }
-
-    return { transactionId: inserted.rows[0].transaction_id as string, alreadyPosted: false }
+    return trx.transaction(async (savepoint) => {
+      const inserted = await insert(savepoint, posting)
+      if (inserted.alreadyPosted) {
+        await assertSameEntries(savepoint, inserted.transactionId, posting)
+        return inserted
+      }
+      await updateProviderBalances(savepoint, posting)
+      await assertCommittable(savepoint)
+      return inserted
+    })
   }
 
   /** Sum of the account's entries (debits positive). Pass `client` to read inside a transaction. */
@@ -98,35 +99,30 @@ export class Ledger {
   }
 
   /**
-   * A withdrawal's debit of the provider's pending revenue: one conditional
-   * statement (`… WHERE pending_revenue >= amount`), then the entries
-   * (provider pending → payouts in flight), in the caller's transaction that
-   * inserts the withdrawal. False, with nothing written, when the balance no
-   * longer covers the amount.
+   * A withdrawal's debit of the provider's pending revenue (provider pending →
+   * payouts in flight), in the caller's transaction that inserts the
+   * withdrawal. False, with nothing written, when the balance no longer covers
+   * the amount.
    */
   async debitForWithdrawal(
     trx: TransactionClientContract,
     withdrawal: { id: string; providerId: string; amount: Microstx }
   ): Promise<boolean> {
     const { id, providerId, amount } = withdrawal
-    const debited = await trx.rawQuery(
-      `UPDATE providers SET
-         pending_revenue_microstx = pending_revenue_microstx - ?,
-         total_withdrawn_microstx = total_withdrawn_microstx + ?,
-         updated_at = now()
-       WHERE id = ? AND pending_revenue_microstx >= ?`,
-      [amount.toString(), amount.toString(), providerId, amount.toString()]
-    )
-    if (debited.rowCount !== 1) return false
-    await this.#insert(trx, {
-      kind: 'withdrawal',
-      reference: id,
-      entries: [
-        { account: accounts.providerPending(providerId), amount },
-        { account: accounts.payoutsInFlight, amount: -amount },
-      ],
-    })
-    return true
+    try {
+      await this.post(trx, {
+        kind: 'withdrawal',
+        reference: id,
+        entries: [
+          { account: accounts.providerPending(providerId), amount },
+          { account: accounts.payoutsInFlight, amount: -amount },
+        ],
+      })
+      return true
+    } catch (error) {
+      if (error instanceof E_EXCEEDS_CREDITS) return false
+      throw error
+    }
   }
 
   /** A failed withdrawal: the provider's pending revenue restored by a compensating posting. */
@@ -206,15 +202,83 @@ export class Ledger {
   }
 }
 
+async function insert(
+  trx: TransactionClientContract,
+  posting: Posting
+): Promise<{ transactionId: string; alreadyPosted: boolean }> {
+  const { kind, reference, entries } = posting
+
+  // The transaction and its entries in one statement: nothing is inserted when
+  // (kind, reference) was posted before.
+  const inserted = await trx.rawQuery(
+    `WITH posted AS (
+       INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
+       ON CONFLICT (kind, reference) DO NOTHING
+       RETURNING id
+     )
+     INSERT INTO ledger_entries (transaction_id, account, amount_microstx)
+     SELECT posted.id, entry.account, entry.amount
+       FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
+     RETURNING transaction_id`,
+    [kind, reference, ...entries.flatMap((entry) => [entry.account, entry.amount.toString()])]
+  )
+  if (inserted.rows.length === 0) {
+    const existing = await trx
+      .from('ledger_transactions')
+      .where({ kind, reference })
+      .select('id')
+      .firstOrFail()
+    return { transactionId: existing.id, alreadyPosted: true }
+  }
+
+  return { transactionId: inserted.rows[0].transaction_id as string, alreadyPosted: false }
+}
+
+/**
+ * Refuses a posting whose (kind, reference) exists with other entries,
+ * compared as a multiset of (account, amount): the order does not matter.
+ */
+async function assertSameEntries(
+  trx: TransactionClientContract,
+  transactionId: string,
+  posting: Posting
+) {
+  const rows = await trx
+    .from('ledger_entries')
+    .where('transaction_id', transactionId)
+    .select('account', 'amount_microstx')
+  const existing = rows.map((row) => ({
+    account: row.account as string,
+    amount: parseMicrostx(row.amount_microstx),
+  }))
+  if (entryKeys(existing).join('\n') === entryKeys(posting.entries).join('\n')) return
+  logger.error(
+    {
+      kind: posting.kind,
+      reference: posting.reference,
+      existing_entries: entryKeys(existing),
+      posted_entries: entryKeys(posting.entries),
+    },
+    'ledger posting exists with different entries'
+  )
+  throw new E_EXISTS_WITH_DIFFERENT_ENTRIES([posting.kind, posting.reference])
+}
+
+/** "account amount" per entry, sorted. */
+function entryKeys(entries: LedgerEntry[]) {
+  return entries.map((entry) => `${entry.account} ${entry.amount}`).sort()
+}
+
 const PROVIDER_PENDING = /^provider:([0-9a-f-]{36}):pending$/
-const WITHDRAWAL_KINDS = new Set(['withdrawal', 'withdrawal_reversal'])
+const WITHDRAWAL_KINDS = new Set<PostingKind>(['withdrawal', 'withdrawal_reversal'])
 
 /**
  * Keeps the providers' cached balances in step with their `pending` account,
  * in the posting's transaction: pending_revenue is its balance, lifetime_earned
  * what payments credited to it, total_withdrawn what withdrawals (less their
  * reversals) debited from it. Credits are negative: a credit to `pending`
- * raises the balance.
+ * raises the balance. The pending revenue may not go below zero: the update is
+ * conditional, and the column's CHECK backs it.
  */
 async function updateProviderBalances(trx: TransactionClientContract, posting: Posting) {
   const changes = new Map<string, { pending: Microstx; earned: Microstx; withdrawn: Microstx }>()
@@ -234,16 +298,29 @@ async function updateProviderBalances(trx: TransactionClientContract, posting: P
          lifetime_earned_microstx = lifetime_earned_microstx + ?,
          total_withdrawn_microstx = total_withdrawn_microstx + ?,
          updated_at = now()
-       WHERE id = ?`,
-      [change.pending.toString(), change.earned.toString(), change.withdrawn.toString(), providerId]
+       WHERE id = ? AND pending_revenue_microstx + ? >= 0`,
+      [
+        change.pending.toString(),
+        change.earned.toString(),
+        change.withdrawn.toString(),
+        providerId,
+        change.pending.toString(),
+      ]
     )
-    if (updated.rowCount !== 1) {
-      throw new E_INVALID_POSTING([
+    if (updated.rowCount === 1) continue
+    const exists = await trx.from('providers').where('id', providerId).select('id').first()
+    if (exists) {
+      throw new E_EXCEEDS_CREDITS([
         posting.kind,
         posting.reference,
-        `provider ${providerId} does not exist`,
+        accounts.providerPending(providerId),
       ])
     }
+    throw new E_INVALID_POSTING([
+      posting.kind,
+      posting.reference,
+      `provider ${providerId} does not exist`,
+    ])
   }
 }
 

@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { Database } from '@adonisjs/lucid/database'
 import { Ledger, type Posting, accounts } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
-import { E_INVALID_POSTING, E_UNBALANCED_POSTING } from '#ledger/exceptions'
+import {
+  E_EXCEEDS_CREDITS,
+  E_EXISTS_WITH_DIFFERENT_ENTRIES,
+  E_INVALID_POSTING,
+  E_UNBALANCED_POSTING,
+} from '#ledger/exceptions'
 import LedgerAuditCommand from '../../../commands/ledger_audit.js'
 import Provider from '#models/provider'
 import { createProviderRow } from '#tests/support/providers'
@@ -100,6 +106,30 @@ test.group('Posting to the ledger', (group) => {
     assert.deepEqual(postings, [{ reference: '00000000-0000-4000-8000-000000000002' }])
   })
 
+  test('a posting that would take a pending revenue below zero is refused and writes nothing', async ({
+    assert,
+  }) => {
+    const { db } = await services()
+    const { id: providerId } = await createProviderRow()
+
+    await assert.rejects(
+      () =>
+        post({
+          kind: 'withdrawal',
+          reference: '00000000-0000-4000-8000-000000000003',
+          entries: [
+            { account: accounts.providerPending(providerId), amount: 1n },
+            { account: accounts.payoutsInFlight, amount: -1n },
+          ],
+        }),
+      E_EXCEEDS_CREDITS
+    )
+
+    assert.lengthOf(await db.from('ledger_transactions').where('kind', 'withdrawal'), 0)
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 0n)
+  })
+
   test('a built-in feed’s payment is all platform revenue', async ({ assert }) => {
     const { ledger } = await services()
 
@@ -127,7 +157,7 @@ test.group('Posting to the ledger', (group) => {
   test('posting the same kind and reference twice records the event once', async ({ assert }) => {
     const { ledger } = await services()
     const { id: providerId } = await createProviderRow()
-    const payment = {
+    const payment: Posting = {
       kind: 'payment',
       reference: '0x123',
       entries: ledger.paymentEntries({ amount: 10_000n, providerId }),
@@ -140,6 +170,82 @@ test.group('Posting to the ledger', (group) => {
     assert.deepEqual(second, { transactionId: first.transactionId, alreadyPosted: true })
     assert.equal(await ledger.balanceOf(accounts.platformWallet), 10_000n)
     assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -9_700n)
+  })
+
+  test('the same kind, reference and entries in another order is the same event', async ({
+    assert,
+  }) => {
+    const { ledger } = await services()
+    const entries = [
+      { account: 'a', amount: 7n },
+      { account: 'b', amount: 3n },
+      { account: 'c', amount: -10n },
+    ]
+
+    const first = await post({ kind: 'withdrawal_fee', reference: 'w-2', entries })
+    const second = await post({
+      kind: 'withdrawal_fee',
+      reference: 'w-2',
+      entries: [entries[2], entries[0], entries[1]],
+    })
+
+    assert.deepEqual(second, { transactionId: first.transactionId, alreadyPosted: true })
+    assert.equal(await ledger.balanceOf('c'), -10n)
+  })
+
+  test('the same kind and reference with other entries is refused, logged, and writes nothing', async ({
+    assert,
+  }) => {
+    const { db, ledger } = await services()
+    const { id: providerId } = await createProviderRow()
+    await post({
+      kind: 'payment',
+      reference: '0x321',
+      entries: ledger.paymentEntries({ amount: 10_000n, providerId }),
+    })
+    const logged: unknown[] = []
+    const error = logger.error
+    logger.error = ((fields: unknown) => void logged.push(fields)) as typeof logger.error
+
+    try {
+      await assert.rejects(
+        () =>
+          post({
+            kind: 'payment',
+            reference: '0x321',
+            entries: ledger.paymentEntries({ amount: 20_000n, providerId }),
+          }),
+        E_EXISTS_WITH_DIFFERENT_ENTRIES
+      )
+    } finally {
+      logger.error = error
+    }
+
+    assert.deepEqual(logged, [
+      {
+        kind: 'payment',
+        reference: '0x321',
+        existing_entries: [
+          `platform:fees -300`,
+          `platform:wallet 10000`,
+          `provider:${providerId}:pending -9700`,
+        ],
+        posted_entries: [
+          `platform:fees -600`,
+          `platform:wallet 20000`,
+          `provider:${providerId}:pending -19400`,
+        ],
+      },
+    ])
+
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 10_000n)
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 9_700n)
+    const entries = await db
+      .from('ledger_entries')
+      .join('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.transaction_id')
+      .where('reference', '0x321')
+    assert.lengthOf(entries, 3)
   })
 
   test('the same reference under another kind is another event', async ({ assert }) => {
