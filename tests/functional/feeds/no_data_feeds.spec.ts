@@ -178,23 +178,12 @@ test.group('A feed with no data yet', (group) => {
     assert,
   }) => {
     const feeds = await registerPushAndUploadFeeds(client)
-    const ingest = '/ingest/mirror-co/ticker'
-    const body = JSON.stringify({ BTC: 97_000 })
-    const pushed = await rawCall('POST', ingest, {
-      body,
-      headers: pushHeaders(feeds.pushSecret, ingest, body),
-    })
-    assert.equal(pushed.status, 202)
+    await pushTicker(feeds, assert)
     const quote = await client.get('/feeds/p/mirror-co/ticker')
     quote.assertStatus(402)
 
     // A new source starts the feed afresh, without its old copy.
-    const providerId = feeds.uploadPath.split('/')[3]
-    const changed = await client
-      .patch(`/providers/id/${providerId}/feeds/ticker`)
-      .bearerToken(feeds.token)
-      .json({ source: { type: 'manual_upload' } })
-    changed.assertStatus(200)
+    await switchTickerToUploads(client, feeds)
 
     await expectNotSold(client, assert, 'mirror-co', 'ticker')
   })
@@ -322,13 +311,7 @@ test.group('A feed with data', (group) => {
     assert,
   }) => {
     const feeds = await registerPushAndUploadFeeds(client)
-    const ingest = '/ingest/mirror-co/ticker'
-    const body = JSON.stringify({ BTC: 97_000 })
-    const pushed = await rawCall('POST', ingest, {
-      body,
-      headers: pushHeaders(feeds.pushSecret, ingest, body),
-    })
-    assert.equal(pushed.status, 202)
+    await pushTicker(feeds, assert)
     const path = '/feeds/p/mirror-co/ticker'
     const snapshotReads = countStatementsOn('feed_snapshots')
     try {
@@ -341,12 +324,7 @@ test.group('A feed with data', (group) => {
       }
       assert.equal(snapshotReads.count, 1, 'the next ones know it has one')
 
-      const providerId = feeds.uploadPath.split('/')[3]
-      const changed = await client
-        .patch(`/providers/id/${providerId}/feeds/ticker`)
-        .bearerToken(feeds.token)
-        .json({ source: { type: 'manual_upload' } })
-      changed.assertStatus(200)
+      await switchTickerToUploads(client, feeds)
       const afterSwitch = snapshotReads.count
 
       const unsold = await client.get(path)
@@ -358,6 +336,29 @@ test.group('A feed with data', (group) => {
     }
   })
 })
+
+type PushAndUploadFeeds = Awaited<ReturnType<typeof registerPushAndUploadFeeds>>
+
+/** mirror-co/ticker's first document, pushed and taken. */
+async function pushTicker(feeds: PushAndUploadFeeds, assert: Assert) {
+  const ingest = '/ingest/mirror-co/ticker'
+  const body = JSON.stringify({ BTC: 97_000 })
+  const pushed = await rawCall('POST', ingest, {
+    body,
+    headers: pushHeaders(feeds.pushSecret, ingest, body),
+  })
+  assert.equal(pushed.status, 202)
+}
+
+/** mirror-co/ticker moved to uploads: a new source starts without the pushed copy. */
+async function switchTickerToUploads(client: ApiClient, feeds: PushAndUploadFeeds) {
+  const providerId = feeds.uploadPath.split('/')[3]
+  const changed = await client
+    .patch(`/providers/id/${providerId}/feeds/ticker`)
+    .bearerToken(feeds.token)
+    .json({ source: { type: 'manual_upload' } })
+  changed.assertStatus(200)
+}
 
 /** A provider's JSON file on 127.0.0.1 that answers 500 while `failing()`. */
 async function rawSource(failing: () => boolean) {
