@@ -1,6 +1,13 @@
 /** Cancels a callback scheduled with `Clock.setTimeout`; nothing happens once it has run. */
 export type CancelTimeout = () => void
 
+/** A time-out by the clock: `signal` aborts with a `TimeoutError` when it falls due. */
+export interface Deadline {
+  signal: AbortSignal
+  /** Cancels the time-out once the work is done, so no timer outlives it. */
+  clear: CancelTimeout
+}
+
 /**
  * The time source of every time check and every timer, so tests control
  * time instead of sleeping. Swap it with
@@ -15,6 +22,19 @@ export class Clock {
   setTimeout(callback: () => void, delayMs: number): CancelTimeout {
     const timer = setTimeout(callback, delayMs)
     return () => clearTimeout(timer)
+  }
+
+  /**
+   * A signal for `fetch` and friends that aborts `delayMs` from now by this
+   * clock, as `AbortSignal.timeout` does by the wall clock (which tests and the
+   * simulation cannot move).
+   */
+  deadline(delayMs: number): Deadline {
+    const controller = new AbortController()
+    const clear = this.setTimeout(() => {
+      controller.abort(new DOMException(`timed out after ${delayMs} ms`, 'TimeoutError'))
+    }, delayMs)
+    return { signal: controller.signal, clear }
   }
 
   sleep(delayMs: number): Promise<void> {
