@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { deserializePayload, txidFromData } from '@stacks/transactions'
+import { deserializePayload } from '@stacks/transactions'
 import type { Block, ChainState } from './chain_state.js'
 import type { DevnetAccount } from './devnet_accounts.js'
 import {
@@ -21,6 +21,7 @@ import {
   with0x,
   type JsonObject,
 } from './hiro_shapes.js'
+import type { HiroTransaction, HiroTransactionList } from '../reference/hiro_api.js'
 import { isTestnetPrincipal } from './principals.js'
 import {
   PAGE_SECURITY_HEADERS,
@@ -66,10 +67,11 @@ const TRANSACTION_FAULT_KINDS: Record<string, TransactionFault> = {
   report_unknown: 'report_unknown',
 }
 
-/** A JSON answer, or an HTML page (`html`). */
+/** A JSON answer, an HTML page (`html`) or plain text (`text`). */
 type Reply =
   | { status: number; body: unknown; headers?: Record<string, string> }
   | { status: number; html: string }
+  | { status: number; text: string }
 
 interface RequestContext {
   req: IncomingMessage
@@ -152,7 +154,7 @@ export class DevnetServer {
     if (fault?.kind === 'timeout') return this.#hang(req)
     if (fault?.kind === 'status') {
       req.resume()
-      return sendInjectedStatus(res, fault.status, fault.retryAfterSeconds)
+      return sendInjectedStatus(res, path, fault.status, fault.retryAfterSeconds)
     }
 
     if (req.method === 'OPTIONS') {
@@ -196,9 +198,10 @@ export class DevnetServer {
     }
     if (fault?.kind === 'lost_answer') {
       if (fault.status === null) return this.#hang(req)
-      return sendInjectedStatus(res, fault.status, null)
+      return sendInjectedStatus(res, path, fault.status, null)
     }
     if ('html' in reply) return sendHtml(res, reply.status, reply.html)
+    if ('text' in reply) return sendText(res, reply.status, reply.text)
     sendJson(res, reply.status, reply.body, reply.headers)
   }
 
@@ -299,17 +302,7 @@ export class DevnetServer {
         throw new HttpError(400, { error: 'expected a JSON body {"tx": "<hex>"}' })
       }
       const hex = json.tx.startsWith('0x') ? json.tx.slice(2) : json.tx
-      if (!HEX.test(hex)) {
-        return {
-          status: 400,
-          body: {
-            error: 'transaction rejected',
-            reason: 'Deserialization',
-            reason_data: { message: 'tx is not a hex string' },
-            txid: txidFromData(Buffer.from(json.tx, 'utf8')),
-          },
-        }
-      }
+      if (!HEX.test(hex)) return { status: 400, text: 'Failed to parse tx' }
       bytes = new Uint8Array(Buffer.from(hex, 'hex'))
     } else {
       throw new HttpError(415, {
@@ -321,6 +314,14 @@ export class DevnetServer {
     const result = await this.#backend.submit(bytes)
     if (result.outcome === 'rejected') {
       const { txid, reason, reason_data: reasonData } = result.rejection
+      // stacks-node refuses bytes it cannot decode in its HTTP layer, as text;
+      // the mempool's JSON refusal is for transactions it could read.
+      if (reason === 'Deserialization') {
+        return {
+          status: 400,
+          text: `Failed to deserialize posted transaction: ${reasonData?.message}`,
+        }
+      }
       return {
         status: 400,
         body: { error: 'transaction rejected', reason, reason_data: reasonData, txid },
@@ -376,12 +377,12 @@ export class DevnetServer {
    * The transaction as the Hiro API shows it, through a `report_dropped` fault;
    * null (not found) until mined under a `report_unknown` fault.
    */
-  #reported(txid: string): JsonObject | null {
+  #reported(txid: string): HiroTransaction | null {
     const record = this.#backend.state.get(txid)
     if (!record) return null
     const shown = hiroTransaction(record)
     const fault = this.#backend.faults.lookupFault(record.tx.txid)
-    if (fault === 'dropped' && record.status === 'pending') {
+    if (fault === 'dropped' && shown.tx_status === 'pending') {
       return { ...shown, tx_status: 'dropped_stale_garbage_collect' }
     }
     const mined = record.status === 'success' || record.status === 'abort_by_response'
@@ -393,7 +394,7 @@ export class DevnetServer {
     if (requested.length === 0) {
       throw new HttpError(400, { error: 'give at least one tx_id query parameter' })
     }
-    const result: JsonObject = {}
+    const result: HiroTransactionList = {}
     for (const raw of requested) {
       const txid = txidParam(raw)
       const shown = this.#reported(txid)
@@ -472,17 +473,21 @@ export class DevnetServer {
   }
 }
 
+/**
+ * A failing node's answer: stacks-node documents its errors as text/plain,
+ * the Hiro API as JSON `{error, message?}`.
+ */
 function sendInjectedStatus(
   res: ServerResponse,
+  path: string,
   status: InjectedStatus,
   retryAfterSeconds: number | null
 ): void {
-  sendJson(
-    res,
-    status,
-    { error: 'injected fault', status },
+  const headers: Record<string, string> =
     retryAfterSeconds === null ? {} : { 'retry-after': String(retryAfterSeconds) }
-  )
+  if (path.startsWith('/v2/'))
+    return sendText(res, status, `injected fault: HTTP ${status}`, headers)
+  sendJson(res, status, { error: 'injected fault', status }, headers)
 }
 
 function ok(body: unknown): Reply {
@@ -499,6 +504,22 @@ function sendJson(
   const text = JSON.stringify(body)
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'access-control-allow-origin': '*',
+    ...headers,
+  })
+  res.end(text)
+}
+
+function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {}
+): void {
+  if (res.headersSent || res.destroyed) return
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(text),
     'access-control-allow-origin': '*',
     ...headers,

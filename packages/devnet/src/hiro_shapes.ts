@@ -1,5 +1,14 @@
 import { ChainId } from '@stacks/network'
 import { Cl, serializeCV } from '@stacks/transactions'
+import type {
+  HiroError,
+  HiroMempoolTransaction,
+  HiroMinedTransaction,
+  HiroNonces,
+  HiroStxBalance,
+  HiroTransaction,
+  HiroTransactionEvent,
+} from '../reference/hiro_api.js'
 import type { ChainState, TxRecord } from './chain_state.js'
 import { MIN_FEE_RATE_PER_BYTE, hexU128 } from './transaction_admission.js'
 
@@ -7,6 +16,9 @@ import { MIN_FEE_RATE_PER_BYTE, hexU128 } from './transaction_admission.js'
  * Internal chain records rendered as the Hiro API and stacks-node RPC render
  * them. Amounts are decimal strings where Hiro uses strings, hex u128 where
  * stacks-node does (/v2/accounts), never JSON numbers that could lose µSTX.
+ * The Hiro answers are typed with the types Hiro publishes (reference/), so
+ * the type check holds them to the reference; the stacks-node ones are
+ * checked against stacks-core's documented fields in tests/reference_shapes.spec.ts.
  */
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
@@ -36,9 +48,9 @@ export function with0x(hex: string): string {
   return hex.startsWith('0x') ? hex : `0x${hex}`
 }
 
-export function hiroTransaction(record: TxRecord): JsonObject {
+export function hiroTransaction(record: TxRecord): HiroTransaction {
   const { tx } = record
-  const base: JsonObject = {
+  const base = {
     tx_id: with0x(tx.txid),
     nonce: Number(tx.nonce),
     fee_rate: tx.fee.toString(),
@@ -48,8 +60,7 @@ export function hiroTransaction(record: TxRecord): JsonObject {
     // Post-conditions are not rendered; token transfers do not enforce them.
     post_conditions: [],
     anchor_mode: tx.anchorMode,
-    tx_status: record.status,
-    tx_type: 'token_transfer',
+    tx_type: 'token_transfer' as const,
     token_transfer: {
       recipient_address: tx.recipient,
       amount: tx.amount.toString(),
@@ -57,19 +68,24 @@ export function hiroTransaction(record: TxRecord): JsonObject {
     },
   }
 
-  if (!record.block || !record.parentBlock || record.txIndex === null) {
+  const { status } = record
+  if (status === 'pending' || status === 'dropped_replace_by_fee') {
     const receiptTime = Math.floor(record.receivedAt / 1000)
     return {
       ...base,
+      tx_status: status,
+      replaced_by_tx_id: record.replacedBy ? with0x(record.replacedBy) : null,
       receipt_time: receiptTime,
       receipt_time_iso: isoSeconds(receiptTime),
-      ...(record.replacedBy ? { replaced_by_tx_id: with0x(record.replacedBy) } : {}),
-    }
+    } satisfies HiroMempoolTransaction
   }
 
-  const { block, parentBlock } = record
-  const succeeded = record.status === 'success'
-  const events: Json[] = succeeded
+  const { block, parentBlock, txIndex } = record
+  if (!block || !parentBlock || txIndex === null) {
+    throw new Error(`transaction ${tx.txid} is ${status} but has no block`)
+  }
+  const succeeded = status === 'success'
+  const events: HiroTransactionEvent[] = succeeded
     ? [
         {
           event_index: 0,
@@ -87,6 +103,7 @@ export function hiroTransaction(record: TxRecord): JsonObject {
     : []
   return {
     ...base,
+    tx_status: status,
     block_hash: with0x(block.hash),
     block_height: block.height,
     block_time: block.burnBlockTime,
@@ -98,7 +115,7 @@ export function hiroTransaction(record: TxRecord): JsonObject {
     parent_burn_block_time_iso: isoSeconds(parentBlock.burnBlockTime),
     parent_block_hash: with0x(parentBlock.hash),
     canonical: true,
-    tx_index: record.txIndex,
+    tx_index: txIndex,
     tx_result: succeeded ? RESULT_OK_TRUE : RESULT_ERR_U1,
     event_count: events.length,
     events,
@@ -107,19 +124,21 @@ export function hiroTransaction(record: TxRecord): JsonObject {
     execution_cost_runtime: 0,
     execution_cost_write_count: 0,
     execution_cost_write_length: 0,
+    // A transfer runs no Clarity code that could raise a VM error.
+    vm_error: null,
     is_unanchored: false,
     microblock_hash: '0x',
     microblock_sequence: NO_MICROBLOCK_SEQUENCE,
     microblock_canonical: true,
-  }
+  } satisfies HiroMinedTransaction
 }
 
-export function hiroTransactionNotFound(txid: string): JsonObject {
+export function hiroTransactionNotFound(txid: string): HiroError {
   return { error: 'could not find transaction by ID', tx_id: with0x(txid) }
 }
 
 /** GET /extended/v1/address/:principal/nonces */
-export function hiroNonces(state: ChainState, principal: string): JsonObject {
+export function hiroNonces(state: ChainState, principal: string): HiroNonces {
   const next = state.nextNonce(principal)
   const lastExecuted = next > 0n ? next - 1n : null
   const mempoolNonces = state.pendingFrom(principal).map((tx) => tx.nonce)
@@ -146,7 +165,7 @@ export function hiroNonces(state: ChainState, principal: string): JsonObject {
 }
 
 /** GET /extended/v1/address/:principal/stx */
-export function hiroStxBalance(state: ChainState, principal: string): JsonObject {
+export function hiroStxBalance(state: ChainState, principal: string): HiroStxBalance {
   const account = state.account(principal)
   const outbound = state.pendingFrom(principal).reduce((sum, tx) => sum + tx.amount + tx.fee, 0n)
   const inbound = state.pendingTo(principal).reduce((sum, tx) => sum + tx.amount, 0n)
@@ -167,7 +186,11 @@ export function hiroStxBalance(state: ChainState, principal: string): JsonObject
   }
 }
 
-/** GET /v2/accounts/:principal (stacks-node) */
+/**
+ * GET /v2/accounts/:principal (stacks-node). The devnet keeps no MARF, so it
+ * answers as a node asked with `?proof=0` does: without `balance_proof` and
+ * `nonce_proof`.
+ */
 export function nodeAccount(state: ChainState, principal: string): JsonObject {
   const account = state.account(principal)
   return {
@@ -175,8 +198,6 @@ export function nodeAccount(state: ChainState, principal: string): JsonObject {
     locked: hexU128(0n),
     unlock_height: 0,
     nonce: Number(account.nonce),
-    balance_proof: '',
-    nonce_proof: '',
   }
 }
 

@@ -56,7 +56,10 @@ export interface JsonResponse<T = unknown> {
   body: T
 }
 
-/** POST /v2/transactions as stacks.js does (JSON) or as raw bytes. */
+/**
+ * POST /v2/transactions as stacks.js does (JSON) or as raw bytes. The body is
+ * the parsed JSON, or the text of a text/plain refusal (bytes that do not decode).
+ */
 export async function broadcast<T = unknown>(
   devnet: Devnet,
   tx: StacksTransactionWire | Uint8Array,
@@ -70,5 +73,11 @@ export async function broadcast<T = unknown>(
     },
     body: encoding === 'json' ? JSON.stringify({ tx: Buffer.from(bytes).toString('hex') }) : bytes,
   })
-  return { status: response.status, headers: response.headers, body: (await response.json()) as T }
+  const text = await response.text()
+  const isJson = response.headers.get('content-type')?.startsWith('application/json')
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (isJson ? JSON.parse(text) : text) as T,
+  }
 }

@@ -45,7 +45,8 @@ export interface Rejection {
   /** Hex, no 0x prefix, as stacks-node reports it. */
   txid: string
   reason: RejectionReason
-  reason_data: Record<string, string | number | boolean>
+  /** Absent where stacks-node sends none (ConflictingNonceInMempool). */
+  reason_data?: Record<string, string | number | boolean>
 }
 
 export type AdmissionResult =
@@ -70,9 +71,9 @@ const MEMO_LENGTH = 34
 
 export function admitTransaction(view: AdmissionView, bytes: Uint8Array): AdmissionResult {
   const txid = txidFromData(bytes)
-  const reject = (reason: RejectionReason, data: Rejection['reason_data']): AdmissionResult => ({
+  const reject = (reason: RejectionReason, data?: Rejection['reason_data']): AdmissionResult => ({
     outcome: 'rejected',
-    rejection: { txid, reason, reason_data: data },
+    rejection: data ? { txid, reason, reason_data: data } : { txid, reason },
   })
 
   const wire = deserialize(bytes)
@@ -166,11 +167,7 @@ export function admitTransaction(view: AdmissionView, bytes: Uint8Array): Admiss
 
   const pending = view.pendingFrom(sender)
   const conflicting = pending.find((other) => other.nonce === nonce)
-  if (conflicting && fee <= conflicting.fee) {
-    return reject('ConflictingNonceInMempool', {
-      message: `a transaction with nonce ${nonce} from ${sender} is already pending with a fee of ${conflicting.fee}; a replacement must pay more`,
-    })
-  }
+  if (conflicting && fee <= conflicting.fee) return reject('ConflictingNonceInMempool')
   const replaces = conflicting ? conflicting.txid : null
 
   const committed = pending
