@@ -66,6 +66,7 @@ export function normaliseTxid(value: string): string {
   return value.toLowerCase().replace(/^0x/, '')
 }
 
+/** `body` is the parsed JSON answer, undefined when it is not JSON. */
 export function decideBroadcastOutcome(
   status: number,
   body: unknown,
@@ -81,6 +82,16 @@ export function decideBroadcastOutcome(
     // Delay-seconds only (an HTTP date is not honoured); absent is not "0 seconds".
     const seconds = /^\s*\d+\s*$/.test(retryAfter ?? '') ? Number(retryAfter) : undefined
     return { kind: 'rate_limited', retryAfterSeconds: seconds }
+  }
+  if (status === 400 && body === undefined) {
+    // A text/plain 400 (no JSON): stacks-node could not decode the body, so
+    // neither took nor will mine it; its mempool names that `Deserialization`.
+    return {
+      kind: 'rejected',
+      code: 'invalid_transaction',
+      reason: 'Deserialization',
+      reasonData: null,
+    }
   }
   if (status >= 400 && status < 500 && isRejectionBody(body)) {
     return {

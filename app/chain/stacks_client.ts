@@ -6,6 +6,8 @@ import {
 } from '#chain/broadcast_outcome'
 import { E_CHAIN_NODE_BAD_ANSWER, E_CHAIN_NODE_UNAVAILABLE } from '#chain/exceptions'
 import {
+  DROPPED_TX_STATUSES,
+  FAILED_TX_STATUSES,
   accountAnswer,
   balanceAnswer,
   feeRateAnswer,
@@ -27,7 +29,7 @@ export type TransactionStatus = {
   blockHeight: number | null
   /** The one rule for "paid": executed successfully inside a block. */
   confirmed: boolean
-  /** Aborted on chain: mined, its fee paid, its transfer never made; it will never confirm. */
+  /** Mined without effect (aborted, skipped): fee paid, transfer never made; it will never confirm. */
   failed: boolean
   /**
    * Let go by the node's mempool (replaced by a higher fee, garbage-collected…).
@@ -217,8 +219,8 @@ function toStatus(answer: {
     status: answer.tx_status,
     blockHeight,
     confirmed: answer.tx_status === 'success' && blockHeight !== null && blockHeight > 0,
-    failed: answer.tx_status.startsWith('abort_'),
-    dropped: answer.tx_status.startsWith('dropped_'),
+    failed: FAILED_TX_STATUSES.includes(answer.tx_status),
+    dropped: DROPPED_TX_STATUSES.includes(answer.tx_status),
   }
 }
 
