@@ -14,7 +14,10 @@ export interface LeaseRequest {
   /** A table with a `leased_until timestamptz NULL` column, and its key. */
   table: 'payments' | 'withdrawals'
   key: string
-  /** Which rows are due at `now` (the Clock's): a condition over the table's columns, with its bindings. */
+  /**
+   * Which rows are due at `now` (the Clock's):
+   * a condition over the table's columns, and its bindings.
+   */
   due(now: number): { sql: string; bindings: unknown[] }
   orderBy: string
   limit: number

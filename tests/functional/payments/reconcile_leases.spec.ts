@@ -58,7 +58,8 @@ test.group('payments:reconcile leases', (group) => {
     assert,
   }) => {
     await stalePayments(1)
-    const { leaseMs } = (await app.container.make(PaymentsConfig)).reconcile
+    const config = await app.container.make(PaymentsConfig)
+    const { leaseMs } = config.reconcile
     const lifecycle = await app.container.make(PaymentLifecycle)
     const reconcile = await app.container.make(ReconcilePayments)
 

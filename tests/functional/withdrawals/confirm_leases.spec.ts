@@ -48,8 +48,8 @@ test.group('withdrawals:confirm leases', (group) => {
     await unsent(client, 1)
     const { clock, restore } = manualClockFromNow()
     try {
-      const { graceSeconds, batchSize, leaseMs } = (await app.container.make(WithdrawalsConfig))
-        .confirm
+      const config = await app.container.make(WithdrawalsConfig)
+      const { graceSeconds, batchSize, leaseMs } = config.confirm
       const lifecycle = await app.container.make(WithdrawalLifecycle)
 
       // A run that took the row and stopped (its process died): its lease is never ended.
