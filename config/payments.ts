@@ -28,13 +28,15 @@ const paymentsConfig = defineConfig({
   /**
    * payments:reconcile: rows idle graceSeconds are finished; unknown to the chain releaseAfterSeconds
    * after the claim → a claim never handed over is released, a broadcast one is marked dropped and
-   * waits on its payer's nonce, looked at again every droppedRecheckSeconds.
+   * waits on its payer's nonce, looked at again every droppedRecheckSeconds. A run holds the rows it
+   * took for leaseMs at most: minutes, far beyond the seconds instances' clocks may differ by.
    */
   reconcile: {
     graceSeconds: 30,
     releaseAfterSeconds: 600,
     droppedRecheckSeconds: 300,
     batchSize: 500,
+    leaseMs: 5 * 60_000,
   },
   /** How long a payer's balance and nonce are reused between payments, for how many payers. */
   payerAccounts: { ttlMs: 3_000, maxEntries: 10_000 },

@@ -11,7 +11,13 @@ const withdrawalsConfig = defineConfig({
   maxChained: 25,
   fee: { estimatedBytes: 200, capMicrostx: 100_000n },
   broadcast: { attempts: 3, firstDelayMs: 500, maxRetryAfterMs: 2_000 },
-  confirm: { graceSeconds: 30, droppedGraceMs: 10 * 60_000, batchSize: 200, warnAfterAttempts: 10 },
+  confirm: {
+    graceSeconds: 30,
+    droppedGraceMs: 10 * 60_000,
+    batchSize: 200,
+    warnAfterAttempts: 10,
+    leaseMs: 5 * 60_000,
+  },
   sendLeaseMs: 120_000,
   list: { defaultLimit: 50, maxLimit: 1_000 },
 })

@@ -17,8 +17,12 @@ export interface PaymentsConfigValues {
   settlementBudgetMs: number
   broadcast: BroadcastRetryOptions
   confirmation: ConfirmationWatcherOptions
-  /** payments:reconcile: see ReconcileOptions. */
-  reconcile: ReconcileOptions
+  /**
+   * payments:reconcile: see ReconcileOptions; leaseMs: how long a run holds the
+   * rows it took, minutes beyond any clock skew between instances
+   * (docs/architecture.md#leases).
+   */
+  reconcile: ReconcileOptions & { leaseMs: number }
   /** How long a payer's balance and nonce are reused between payments, for how many payers. */
   payerAccounts: { ttlMs: number; maxEntries: number }
   /** Highest network fee a payment may carry, in µSTX. */

@@ -2,6 +2,13 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { TransactionStatus } from '#chain/stacks_client'
+import {
+  NONCE_USED_REASON,
+  type TransactionVerdict,
+  transactionVerdict,
+} from '#chain/transaction_verdict'
+import { Clock } from '#core/clock'
+import { type Lease, RowLeases } from '#core/row_leases'
 import { Ledger } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
 import { splitPayment } from '#ledger/split'
@@ -46,6 +53,15 @@ export type ExistingPayment = Extract<ClaimOutcome, { payment: PaymentRow }>
 
 export type Confirmation = 'confirmed' | 'already_confirmed' | 'not_broadcast'
 
+/** A settling payment as a reconcile run leases it. */
+export interface UnsettledPayment {
+  txid: string
+  status: 'claimed' | 'broadcast'
+  payer: string
+  nonce: string | null
+  claimed_at: Date
+}
+
 /**
  * The one owner of a payment's state; nothing else writes `payments.status`.
  *
@@ -68,7 +84,9 @@ export class PaymentLifecycle {
     private db: Database,
     private records: PaymentRecords,
     private ledger: Ledger,
-    private queryLog: QueryLog
+    private queryLog: QueryLog,
+    private clock: Clock,
+    private leases: RowLeases
   ) {}
 
   async claim(request: ClaimRequest): Promise<ClaimOutcome> {
@@ -78,15 +96,16 @@ export class PaymentLifecycle {
       await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [`payer:${payment.payer}`])
       const claimed = await trx.rawQuery(
         `INSERT INTO payments (txid, purpose, feed_id, resource, payer, amount_microstx, fee_microstx, nonce,
-                               network, raw_tx, status, payment_identifier, agent_name)
-         SELECT ?, ?, NULLIF(?, '')::uuid, ?, ?, ?, ?, ?, ?, ?, 'claimed', NULLIF(?, ''), NULLIF(?, '')
+                               network, raw_tx, status, payment_identifier, agent_name, claimed_at, updated_at)
+         SELECT ?, ?, NULLIF(?, '')::uuid, ?, ?, ?, ?, ?, ?, ?, 'claimed', NULLIF(?, ''), NULLIF(?, ''), ?, ?
          WHERE (SELECT count(*) FROM payments
                 WHERE payer = ? AND status IN ('claimed', 'broadcast') AND dropped_at IS NULL) < ?
          ON CONFLICT (txid) DO UPDATE SET
            status = 'claimed', purpose = EXCLUDED.purpose, resource = EXCLUDED.resource,
            feed_id = EXCLUDED.feed_id, payment_identifier = EXCLUDED.payment_identifier,
            agent_name = EXCLUDED.agent_name, fee_microstx = EXCLUDED.fee_microstx,
-           nonce = EXCLUDED.nonce, failure_reason = NULL, claimed_at = now(), updated_at = now()
+           nonce = EXCLUDED.nonce, failure_reason = NULL, claimed_at = EXCLUDED.claimed_at,
+           updated_at = EXCLUDED.updated_at
          WHERE payments.status = 'released'
          RETURNING txid`,
         [
@@ -102,6 +121,8 @@ export class PaymentLifecycle {
           Buffer.from(payment.bytes),
           request.paymentIdentifier ?? '',
           request.agentName ?? '',
+          this.#now(),
+          this.#now(),
           payment.payer,
           MAX_CLAIMS_IN_FLIGHT_PER_PAYER,
         ]
@@ -128,10 +149,10 @@ export class PaymentLifecycle {
       .where('status', 'claimed')
       .update({
         status: 'broadcast',
-        broadcast_at: new Date(),
+        broadcast_at: this.#now(),
         response: served?.response ?? null,
         response_ms: served?.responseMs ?? null,
-        updated_at: new Date(),
+        updated_at: this.#now(),
       })
       .returning('txid')
     return updated.length === 1
@@ -146,11 +167,11 @@ export class PaymentLifecycle {
   async confirm(txid: string, blockHeight: number | null): Promise<Confirmation> {
     return this.db.transaction(async (trx) => {
       const updated = await trx.rawQuery(
-        `UPDATE payments p SET status = 'confirmed', block_height = ?, updated_at = now()
+        `UPDATE payments p SET status = 'confirmed', block_height = ?, updated_at = ?
          WHERE p.txid = ? AND p.status = 'broadcast'
          RETURNING p.purpose, p.feed_id, p.payer, p.amount_microstx, p.agent_name, p.response_ms,
                    (SELECT f.provider_id FROM feeds f WHERE f.id = p.feed_id) AS provider_id`,
-        [blockHeight ?? 0, txid]
+        [blockHeight ?? 0, this.#now(), txid]
       )
       const row = updated.rows[0]
       if (!row) {
@@ -231,27 +252,74 @@ export class PaymentLifecycle {
   }
 
   /**
-   * Applies what the chain says of a settling payment: confirmed → confirm()
-   * (`already_confirmed` when another request or job got there first),
-   * failed on chain → failed; unknown, still pending or dropped by the node's
-   * mempool (it may still be mined) → nothing changes. A
-   * claim this service never handed to the node that the chain has anyway
-   * was broadcast by someone else: it fails, never credited.
+   * Applies what the chain says of a settling payment (the status route):
+   * see applyVerdict.
    */
-  async applyChainStatus(
+  async applyChainStatus(txid: string, status: TransactionStatus | null | undefined) {
+    return this.applyVerdict(
+      txid,
+      transactionVerdict({ status, nonce: null, outOfSightMs: null, graceMs: 0 })
+    )
+  }
+
+  /**
+   * Applies the chain's verdict on a settling payment: confirmed → confirm()
+   * (`already_confirmed` when another request or job got there first);
+   * aborted on chain, or its nonce used by another transaction → failed; in
+   * the mempool, dropped or unknown → nothing changes here (the reconcile job
+   * decides). A claim this service never handed to the node that the chain
+   * has mined anyway was broadcast by someone else: it fails, never credited.
+   */
+  async applyVerdict(
     txid: string,
-    status: TransactionStatus | null | undefined
+    verdict: TransactionVerdict
   ): Promise<'confirmed' | 'already_confirmed' | 'failed' | 'pending'> {
-    if (status?.confirmed) {
-      const confirmed = await this.confirm(txid, status.blockHeight)
-      if (confirmed !== 'not_broadcast') return confirmed
+    switch (verdict.kind) {
+      case 'confirmed': {
+        const confirmed = await this.confirm(txid, verdict.blockHeight)
+        if (confirmed !== 'not_broadcast') return confirmed
+        await this.#move(txid, ['claimed'], 'failed', 'transaction_already_broadcast')
+        return 'failed'
+      }
+      case 'aborted':
+        await this.#move(txid, ['claimed'], 'failed', 'transaction_already_broadcast')
+        await this.#move(txid, ['broadcast'], 'failed', verdict.status)
+        return 'failed'
+      case 'nonce_used':
+        await this.fail(txid, NONCE_USED_REASON)
+        return 'failed'
+      default:
+        return 'pending'
     }
-    if (status?.confirmed || status?.failed) {
-      await this.#move(txid, ['claimed'], 'failed', 'transaction_already_broadcast')
-      await this.#move(txid, ['broadcast'], 'failed', status.status)
-      return 'failed'
-    }
-    return 'pending'
+  }
+
+  /**
+   * Leases the claimed and broadcast payments untouched for graceSeconds (a
+   * dropped one for droppedRecheckSeconds) to one reconcile run, oldest first
+   * (docs/architecture.md#leases).
+   */
+  async leaseUnsettled(options: {
+    graceSeconds: number
+    droppedRecheckSeconds: number
+    batchSize: number
+    leaseMs: number
+  }): Promise<Lease<UnsettledPayment>> {
+    return this.leases.take<UnsettledPayment>({
+      table: 'payments',
+      key: 'txid',
+      due: (now) => ({
+        sql: `status IN ('claimed', 'broadcast')
+              AND updated_at <= CASE WHEN dropped_at IS NULL THEN ?::timestamptz ELSE ?::timestamptz END`,
+        bindings: [
+          new Date(now - options.graceSeconds * 1_000),
+          new Date(now - options.droppedRecheckSeconds * 1_000),
+        ],
+      }),
+      orderBy: 'updated_at',
+      limit: options.batchSize,
+      returning: 't.status, t.payer, t.nonce, t.claimed_at',
+      leaseMs: options.leaseMs,
+    })
   }
 
   /**
@@ -265,7 +333,7 @@ export class PaymentLifecycle {
       .where('txid', txid)
       .where('status', 'broadcast')
       .whereNull('dropped_at')
-      .update({ dropped_at: new Date() })
+      .update({ dropped_at: this.#now() })
   }
 
   /** The hash of the receipt token a 202 handed out, to collect the response later. */
@@ -301,13 +369,17 @@ export class PaymentLifecycle {
     return (await this.existing(txid, trx)) ?? { outcome: 'too_many_in_flight' }
   }
 
+  #now() {
+    return new Date(this.clock.now())
+  }
+
   /** Whether the row was in one of `from` and moved. */
   async #move(txid: string, from: PaymentStatus[], to: PaymentStatus, reason: string) {
     const moved: { txid: string }[] = await this.db
       .from('payments')
       .where('txid', txid)
       .whereIn('status', from)
-      .update({ status: to, failure_reason: reason, updated_at: new Date() })
+      .update({ status: to, failure_reason: reason, updated_at: this.#now() })
       .returning('txid')
     return moved.length > 0
   }

@@ -1,7 +1,9 @@
 import { inject } from '@adonisjs/core'
-import { Database } from '@adonisjs/lucid/database'
 import { StacksClient, type TransactionStatus } from '#chain/stacks_client'
-import { PaymentLifecycle } from '#payments/payment_lifecycle'
+import { transactionVerdict } from '#chain/transaction_verdict'
+import { Clock } from '#core/clock'
+import { PaymentsConfig } from '#payments/define_config'
+import { PaymentLifecycle, type UnsettledPayment } from '#payments/payment_lifecycle'
 
 export interface ReconcileOptions {
   /** Rows untouched for this long are this run's to finish. */
@@ -27,71 +29,71 @@ type ReconcileOutcome = 'confirmed' | 'failed' | 'released' | 'pending'
  * its mempool), may yet be mined by another node: it stays pending, no
  * longer holding its payer's nonce, and fails only once that nonce went to
  * another transaction. It is never sent again: the buyer's request is over,
- * and only the buyer decides to spend its transfer now. Rows are leased by
- * bumping updated_at under FOR UPDATE SKIP LOCKED, so several instances
- * never work on the same row, and no lock is held across network calls.
+ * and only the buyer decides to spend its transfer now. What the node's
+ * answers mean is transactionVerdict's (as for withdrawals); rows are leased
+ * through PaymentLifecycle, by the Clock, so several instances never work on
+ * the same row (docs/architecture.md#leases).
  */
 @inject()
 export class ReconcilePayments {
   constructor(
-    private db: Database,
     private stacks: StacksClient,
-    private lifecycle: PaymentLifecycle
+    private lifecycle: PaymentLifecycle,
+    private clock: Clock,
+    private config: PaymentsConfig
   ) {}
 
   async run(options: ReconcileOptions) {
-    const leased = await this.db.rawQuery(
-      `WITH due AS (
-         SELECT txid FROM payments
-         WHERE status IN ('claimed', 'broadcast')
-           AND updated_at < clock_timestamp()
-                            - make_interval(secs => CASE WHEN dropped_at IS NULL THEN ?::double precision ELSE ?::double precision END)
-         ORDER BY updated_at
-         LIMIT ?
-         FOR UPDATE SKIP LOCKED
-       )
-       UPDATE payments p SET updated_at = clock_timestamp()
-       FROM due WHERE p.txid = due.txid
-       RETURNING p.txid, p.status, p.payer, p.nonce,
-                 extract(epoch FROM (clock_timestamp() - p.claimed_at)) AS age_seconds`,
-      [
-        options.graceSeconds,
-        options.droppedRecheckSeconds ?? options.graceSeconds,
-        options.batchSize,
-      ]
-    )
-    const rows = leased.rows as LeasedPayment[]
+    const lease = await this.lifecycle.leaseUnsettled({
+      graceSeconds: options.graceSeconds,
+      droppedRecheckSeconds: options.droppedRecheckSeconds ?? options.graceSeconds,
+      batchSize: options.batchSize,
+      leaseMs: this.config.reconcile.leaseMs,
+    })
     const summary: Record<ReconcileOutcome, number> = {
       confirmed: 0,
       failed: 0,
       released: 0,
       pending: 0,
     }
-    if (rows.length === 0) return summary
-
-    const statuses = await this.stacks.getTransactions(rows.map((row) => row.txid))
-    for (const row of rows) {
-      const outcome = await this.#settle(row, statuses.get(row.txid), options)
-      if (outcome !== 'already_confirmed') summary[outcome]++
+    try {
+      if (lease.rows.length === 0) return summary
+      const statuses = await this.stacks.getTransactions(lease.rows.map((row) => row.txid))
+      for (const row of lease.rows) {
+        const outcome = await this.#settle(row, statuses.get(row.txid), options)
+        if (outcome !== 'already_confirmed') summary[outcome]++
+      }
+      return summary
+    } finally {
+      await lease.end()
     }
-    return summary
   }
 
   async #settle(
-    row: LeasedPayment,
+    row: UnsettledPayment,
     status: TransactionStatus | null | undefined,
     options: ReconcileOptions
   ): Promise<ReconcileOutcome | 'already_confirmed'> {
-    const applied = await this.lifecycle.applyChainStatus(row.txid, status)
-    if (applied !== 'pending') return applied
-    if (status?.dropped) return this.#settleOutsideMempool(row)
-    if (status || Number(row.age_seconds) < options.releaseAfterSeconds) return 'pending'
-    if (row.status === 'claimed') {
-      // Only from claimed: the request may have handed it over since the lease.
-      const released = await this.lifecycle.release(row.txid, 'never_broadcast')
-      return released ? 'released' : 'pending'
+    const verdict = transactionVerdict({
+      status,
+      nonce: null,
+      outOfSightMs: this.clock.now() - row.claimed_at.getTime(),
+      graceMs: options.releaseAfterSeconds * 1_000,
+    })
+    switch (verdict.kind) {
+      case 'dropped':
+        return this.#settleOutsideMempool(row, status)
+      case 'unknown':
+        if (!verdict.graceOver) return 'pending'
+        if (row.status === 'claimed') {
+          // Only from claimed: the request may have handed it over since the lease.
+          const released = await this.lifecycle.release(row.txid, 'never_broadcast')
+          return released ? 'released' : 'pending'
+        }
+        return this.#settleOutsideMempool(row, status)
+      default:
+        return this.lifecycle.applyVerdict(row.txid, verdict)
     }
-    return this.#settleOutsideMempool(row)
   }
 
   /**
@@ -101,23 +103,13 @@ export class ReconcilePayments {
    * at that nonce. The nonce is read before the transfer is asked about again,
    * so one mined in between shows as mined, never as "nonce used".
    */
-  async #settleOutsideMempool(row: LeasedPayment) {
+  async #settleOutsideMempool(row: UnsettledPayment, status: TransactionStatus | null | undefined) {
     await this.lifecycle.markDropped(row.txid)
     if (row.nonce === null) return 'pending'
     const { lastExecutedNonce } = await this.stacks.getNonces(row.payer)
-    if (lastExecutedNonce === null || BigInt(row.nonce) > lastExecutedNonce) return 'pending'
+    const answers = { nonce: BigInt(row.nonce), lastExecutedNonce, outOfSightMs: null, graceMs: 0 }
+    if (transactionVerdict({ ...answers, status }).kind !== 'nonce_used') return 'pending'
     const again = await this.stacks.getTransaction(row.txid)
-    const applied = await this.lifecycle.applyChainStatus(row.txid, again)
-    if (applied !== 'pending') return applied
-    await this.lifecycle.fail(row.txid, 'its nonce was used by another transaction')
-    return 'failed'
+    return this.lifecycle.applyVerdict(row.txid, transactionVerdict({ ...answers, status: again }))
   }
-}
-
-interface LeasedPayment {
-  txid: string
-  status: 'claimed' | 'broadcast'
-  payer: string
-  nonce: string | null
-  age_seconds: string
 }

@@ -19,8 +19,9 @@ export interface PaidCall {
 /**
  * Records a paid call in the query log and in the rollups (feed_stats,
  * agent_stats, and the per-day and per-hour analytics rollups keyed by the
- * clock's UTC time), inside the caller's transaction — the one that confirms
- * the payment and posts its ledger entries. The last valid agent name wins.
+ * clock's UTC time; every timestamp is the clock's), inside the caller's
+ * transaction — the one that confirms the payment and posts its ledger
+ * entries. The last valid agent name wins.
  */
 @inject()
 export class QueryLog {
@@ -33,8 +34,8 @@ export class QueryLog {
     // One statement (one round-trip inside the confirming transaction): the log row and every rollup.
     await trx.rawQuery(
       `WITH logged AS (
-         INSERT INTO query_log (feed_id, txid, payer, agent_name, price_microstx, response_ms)
-         VALUES (:feed, :txid, :payer, NULLIF(:agent, ''), :price, :ms)
+         INSERT INTO query_log (feed_id, txid, payer, agent_name, price_microstx, response_ms, created_at)
+         VALUES (:feed, :txid, :payer, NULLIF(:agent, ''), :price, :ms, :at)
        ), feed AS (
          INSERT INTO feed_stats (feed_id, total_queries, total_response_ms) VALUES (:feed, 1, :ms)
          ON CONFLICT (feed_id) DO UPDATE SET
@@ -61,13 +62,13 @@ export class QueryLog {
          INSERT INTO feed_daily_buyers (feed_id, day, payer) VALUES (:feed, :day, :payer)
          ON CONFLICT DO NOTHING
        )
-       INSERT INTO agent_stats (payer, agent_name, total_queries, total_spent_microstx)
-       VALUES (:payer, NULLIF(:agent, ''), 1, :price)
+       INSERT INTO agent_stats (payer, agent_name, total_queries, total_spent_microstx, updated_at)
+       VALUES (:payer, NULLIF(:agent, ''), 1, :price, :at)
        ON CONFLICT (payer) DO UPDATE SET
          agent_name = COALESCE(EXCLUDED.agent_name, agent_stats.agent_name),
          total_queries = agent_stats.total_queries + 1,
          total_spent_microstx = agent_stats.total_spent_microstx + EXCLUDED.total_spent_microstx,
-         updated_at = now()`,
+         updated_at = EXCLUDED.updated_at`,
       {
         feed: call.feedId,
         txid: call.txid,
@@ -78,6 +79,7 @@ export class QueryLog {
         ms: call.responseMs,
         day: utcDay(now),
         hour: utcHourStart(now),
+        at: new Date(now),
       }
     )
   }

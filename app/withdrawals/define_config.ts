@@ -20,8 +20,16 @@ export interface WithdrawalsConfigValues {
     batchSize: number
     /** A withdrawal still unsettled after this many sends is logged as a warning each run. */
     warnAfterAttempts: number
+    /**
+     * How long a run holds the rows it took: minutes, far beyond any clock
+     * skew between instances (docs/architecture.md#leases).
+     */
+    leaseMs: number
   }
-  /** How long a sender's claim on sending a withdrawal's bytes lasts (covers the 429 retries). */
+  /**
+   * How long a sender's claim on sending a withdrawal's bytes lasts (covers the
+   * 429 retries); a lease too, minutes beyond any clock skew.
+   */
   sendLeaseMs: number
   /** GET …/withdrawals: default and largest `limit` (1000 is the spec's full export). */
   list: { defaultLimit: number; maxLimit: number }

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { Clock } from '#core/clock'
 
 interface NonceRow {
   next: bigint
@@ -17,7 +18,10 @@ interface NonceRow {
  */
 @inject()
 export class PlatformNonces {
-  constructor(private db: Database) {}
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
 
   /** Creates the counter at the node's next nonce unless it exists (call before locking). */
   async seed(address: string, possibleNextNonce: () => Promise<bigint>) {
@@ -97,7 +101,7 @@ export class PlatformNonces {
       .update({
         next_nonce: row.next.toString(),
         released: row.released.map(String),
-        updated_at: new Date(),
+        updated_at: new Date(this.clock.now()),
       })
   }
 }

@@ -3,7 +3,9 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import logger from '@adonisjs/core/services/logger'
+import { NONCE_USED_REASON, type TransactionVerdict } from '#chain/transaction_verdict'
 import { Clock } from '#core/clock'
+import { type Lease, leaseHeld, RowLeases } from '#core/row_leases'
 import { Ledger } from '#ledger/ledger'
 import type { Microstx } from '#ledger/money'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
@@ -61,7 +63,8 @@ export class WithdrawalLifecycle {
     private db: Database,
     private ledger: Ledger,
     private nonces: PlatformNonces,
-    private clock: Clock
+    private clock: Clock,
+    private leases: RowLeases
   ) {}
 
   /**
@@ -125,7 +128,7 @@ export class WithdrawalLifecycle {
       const row = await this.#lock(trx, id)
       const now = this.clock.now()
       if (!row || !UNSETTLED.includes(row.status) || row.txid !== txid) return null
-      if (row.sendingUntil && row.sendingUntil.getTime() > now) return null
+      if (leaseHeld(row.sendingUntil, now)) return null
       await trx
         .from('withdrawals')
         .where('id', id)
@@ -173,7 +176,7 @@ export class WithdrawalLifecycle {
       if (!row || !UNSETTLED.includes(row.status) || row.txid !== txid) return
       await trx.from('withdrawals').where('id', id).update({
         status: 'broadcast',
-        dropped_since: null,
+        dropped_at: null,
         sending_until: null,
         updated_at: this.#now(),
       })
@@ -204,10 +207,71 @@ export class WithdrawalLifecycle {
     const at = this.#now()
     await this.db.transaction(async (trx) => {
       const row = await this.#lock(trx, id)
-      if (!row || !UNSETTLED.includes(row.status) || row.droppedSince) return
-      await trx.from('withdrawals').where('id', id).update({ dropped_since: at })
+      if (!row || !UNSETTLED.includes(row.status) || row.droppedAt) return
+      await trx.from('withdrawals').where('id', id).update({ dropped_at: at })
       await this.#event(trx, id, row.status, row.status, `${status}: watching it`)
     })
+  }
+
+  /**
+   * Applies the chain's verdict on a signed withdrawal: confirmed → confirmed;
+   * aborted → failed, its fee paid; its nonce used by another transaction →
+   * failed, the nonce not given back; in the mempool → broadcast. Dropped or
+   * unknown → nothing changes here (withdrawals:confirm watches or sends it again).
+   */
+  async applyVerdict(
+    withdrawal: Withdrawal,
+    verdict: TransactionVerdict
+  ): Promise<'confirmed' | 'failed' | 'pending'> {
+    switch (verdict.kind) {
+      case 'confirmed':
+        await this.confirm(withdrawal.id, verdict.blockHeight)
+        return 'confirmed'
+      case 'aborted':
+        await this.fail(withdrawal.id, `aborted on chain (${verdict.status})`, { mined: true })
+        return 'failed'
+      case 'nonce_used':
+        await this.fail(withdrawal.id, NONCE_USED_REASON, { mined: false, nonceUsed: true })
+        return 'failed'
+      case 'in_mempool':
+        if (withdrawal.status === 'pending') {
+          await this.markBroadcast(
+            withdrawal.id,
+            withdrawal.txid!,
+            'the node has it in its mempool'
+          )
+        }
+        return 'pending'
+      default:
+        return 'pending'
+    }
+  }
+
+  /**
+   * Leases the signed unsettled withdrawals untouched for graceSeconds and
+   * not being sent by anyone to one withdrawals:confirm run, in nonce order
+   * (docs/architecture.md#leases).
+   */
+  async leaseUnsettled(options: {
+    graceSeconds: number
+    batchSize: number
+    leaseMs: number
+  }): Promise<Lease<Withdrawal>> {
+    const lease = await this.leases.take<Record<string, unknown>>({
+      table: 'withdrawals',
+      key: 'id',
+      due: (now) => ({
+        sql: `status IN ('pending', 'broadcast') AND txid IS NOT NULL AND updated_at <= ?
+              AND (sending_until IS NULL OR sending_until <= ?)`,
+        bindings: [new Date(now - options.graceSeconds * 1_000), new Date(now)],
+      }),
+      orderBy: 'nonce',
+      limit: options.batchSize,
+      returning: 't.*',
+      leaseMs: options.leaseMs,
+    })
+    const rows = lease.rows.map(toWithdrawal).sort((a, b) => (a.nonce! < b.nonce! ? -1 : 1))
+    return { ...lease, rows }
   }
 
   /** pending | broadcast → confirmed: the payout and its network fee leave the platform wallet. */
@@ -218,7 +282,7 @@ export class WithdrawalLifecycle {
       await trx.from('withdrawals').where('id', id).update({
         status: 'confirmed',
         block_height: blockHeight,
-        dropped_since: null,
+        dropped_at: null,
         updated_at: this.#now(),
       })
       await this.ledger.payOutWithdrawal(trx, row)
@@ -246,7 +310,7 @@ export class WithdrawalLifecycle {
       if (!row || !UNSETTLED.includes(row.status)) return false
       if (outcome.claim) {
         if (!holds(row, outcome.claim)) return false
-      } else if (row.sendingUntil && row.sendingUntil.getTime() > this.clock.now()) {
+      } else if (leaseHeld(row.sendingUntil, this.clock.now())) {
         return false
       }
       await trx.from('withdrawals').where('id', id).update({

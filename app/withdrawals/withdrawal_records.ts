@@ -24,7 +24,8 @@ export interface Withdrawal {
   blockHeight: number | null
   failureReason: string | null
   broadcastAttempts: number
-  droppedSince: Date | null
+  /** When the node first reported the transaction dropped (watched for a grace period). */
+  droppedAt: Date | null
   /** A sender's claim on sending the bytes, until then. */
   sendingUntil: Date | null
   createdAt: Date
@@ -103,7 +104,7 @@ export function toWithdrawal(row: Record<string, any>): Withdrawal {
     blockHeight: row.block_height === null ? null : Number(row.block_height),
     failureReason: row.failure_reason,
     broadcastAttempts: row.broadcast_attempts,
-    droppedSince: row.dropped_since,
+    droppedAt: row.dropped_at,
     sendingUntil: row.sending_until,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -336,7 +336,7 @@ test.group('Withdrawals against a faulty node', (group) => {
     await stack.confirm()
     const watched = await db.from('withdrawals').where('id', withdrawal.id).first()
     assert.equal(watched.status, 'broadcast')
-    assert.isNotNull(watched.dropped_since)
+    assert.isNotNull(watched.dropped_at)
     assert.equal(await pendingRevenueOf(providerId), 49n * STX, 'not restored')
 
     await stack.devnet.mine()
@@ -344,7 +344,7 @@ test.group('Withdrawals against a faulty node', (group) => {
 
     const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
     assert.equal(settled.status, 'confirmed')
-    assert.isNull(settled.dropped_since)
+    assert.isNull(settled.dropped_at)
     assert.equal(stack.devnet.balanceOf(withdrawalWallet), 1n * STX)
   })
 

@@ -7,6 +7,7 @@ import {
   PaymentLifecycle,
 } from '#payments/payment_lifecycle'
 import Feed from '#models/feed'
+import { useManualClock } from '#tests/support/clock'
 
 const PAYER = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
 
@@ -181,6 +182,34 @@ test.group('Payment state transitions', (group) => {
       [await statusOf(1), await statusOf(2), await statusOf(3)],
       ['failed', 'failed', 'confirmed']
     )
+  })
+
+  test('every time a payment records is the clock’s, so the reconcile job decides by it', async ({
+    assert,
+  }) => {
+    const { clock, restore } = useManualClock()
+    try {
+      lifecycle = await app.container.make(PaymentLifecycle)
+      const claimedAt = clock.now()
+      await paymentIn(5, 'claimed')
+      clock.advance(1_000)
+      await lifecycle.handOver(txid(5), null)
+      clock.advance(1_000)
+      await lifecycle.markDropped(txid(5))
+      clock.advance(1_000)
+      await lifecycle.confirm(txid(5), 7)
+
+      const db = await app.container.make('lucid.db')
+      const row = await db.from('payments').where('txid', txid(5)).first()
+      const log = await db.from('query_log').where('txid', txid(5)).first()
+      assert.equal(row.claimed_at.getTime(), claimedAt)
+      assert.equal(row.broadcast_at.getTime(), claimedAt + 1_000)
+      assert.equal(row.dropped_at.getTime(), claimedAt + 2_000)
+      assert.equal(row.updated_at.getTime(), claimedAt + 3_000)
+      assert.equal(log.created_at.getTime(), claimedAt + 3_000)
+    } finally {
+      restore()
+    }
   })
 })
 
