@@ -3,8 +3,8 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { Clock } from '#core/clock'
-import type { FeedsConfig } from '#feeds/define_config'
-import { DEFAULT_POLLING, MirrorPoller, type PollSummary } from '#feeds/mirror_poller'
+import { FeedsConfig } from '#feeds/define_config'
+import { MirrorPoller, type PollSummary } from '#feeds/mirror_poller'
 import { ShiftedClock } from '#tests/support/clock'
 import { emptyMarketplace } from '#tests/support/database'
 import { insertPolledFeeds, startMirroredFiles } from '#tests/support/polled_feeds'
@@ -41,7 +41,7 @@ test.group('Benchmark', () => {
   test('mirrors:poll: 5 000 polled feeds across 50 owner wallets', async ({ assert }) => {
     const clock = new ShiftedClock()
     app.container.swap(Clock, () => clock)
-    const polling = app.config.get<FeedsConfig>('feeds').polling ?? DEFAULT_POLLING
+    const { polling } = await app.container.make(FeedsConfig)
     const arrivals: Array<{ path: string; at: number }> = []
     const site = await startMirroredFiles((path) => arrivals.push({ path, at: clock.now() }))
     const minuteMs = 60_000

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
-import type { ChainConfig } from '#config/chain'
+import { ChainConfig } from '#chain/define_config'
 import { explorerLink } from '#chain/explorer'
 import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired, SettlementResponse } from '#payments/x402'
@@ -57,7 +57,7 @@ export default class AgentBuy extends BaseCommand {
   }
 
   async #buy() {
-    const chain = this.app.config.get<ChainConfig>('chain')
+    const chain = await this.app.container.make(ChainConfig)
     const devnetOnly =
       'agent:buy pays from the devnet accounts: run it from a checkout with STACKS_NETWORK=devnet and --account wallet_N'
     if (chain.network.name !== 'devnet') throw new PurchaseStopped(devnetOnly)

@@ -1,7 +1,7 @@
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { ExpiredChallenges } from '#auth/expired_challenges'
-import type { SignInConfig } from '#config/sign_in'
+import { SignInConfig } from '#auth/define_config'
 
 /**
  * Run every hour (start/scheduler.ts): deletes the sign-in and wallet-link
@@ -14,7 +14,8 @@ export default class ChallengesSweep extends BaseCommand {
 
   async run() {
     const challenges = await this.app.container.make(ExpiredChallenges)
-    const deleted = await challenges.sweep(this.app.config.get<SignInConfig>('sign_in').sweep)
+    const { sweep } = await this.app.container.make(SignInConfig)
+    const deleted = await challenges.sweep(sweep)
     this.logger.info(`expired challenges deleted: ${deleted}`)
   }
 }

@@ -4,8 +4,8 @@ import { MigrationRunner } from '@adonisjs/lucid/migration'
 import { PlatformWallet } from '#chain/platform_wallet'
 import type { Devnet } from '@tollbooth/devnet'
 import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
-import type { ChainConfig } from '#config/chain'
-import type { FeedsConfig } from '#feeds/define_config'
+import { ChainConfig } from '#chain/define_config'
+import { FeedsConfig } from '#feeds/define_config'
 import { displayPath } from '#core/display_path'
 import { isPortInUse } from '#core/port_in_use'
 
@@ -80,7 +80,7 @@ export default class Dev extends BaseCommand {
 
   /** False when the devnet's state file cannot be used (said why). */
   async #startDevnet(): Promise<boolean> {
-    const chain = this.app.config.get<ChainConfig>('chain')
+    const chain = await this.app.container.make(ChainConfig)
     if (chain.network.name !== 'devnet') return true
 
     const target = new URL(chain.apiUrl)
@@ -136,7 +136,7 @@ export default class Dev extends BaseCommand {
   }
 
   async #startUpstreamSimulator() {
-    const configured = this.app.config.get<FeedsConfig>('feeds').upstreamSimulatorUrl
+    const { upstreamSimulatorUrl: configured } = await this.app.container.make(FeedsConfig)
     if (!configured) return
     const target = new URL(configured)
     if (!['127.0.0.1', 'localhost'].includes(target.hostname)) return

@@ -1,7 +1,6 @@
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import type { FeedsConfig } from '#feeds/define_config'
-import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
+import { MirrorPoller } from '#feeds/mirror_poller'
 
 /**
  * Run every minute (the scheduler): polls each Hosted Mirror feed that is
@@ -17,8 +16,7 @@ export default class MirrorsPoll extends BaseCommand {
 
   async run() {
     const poller = await this.app.container.make(MirrorPoller)
-    const config = this.app.config.get<FeedsConfig>('feeds').polling ?? DEFAULT_POLLING
-    const summary = await poller.run(config)
+    const summary = await poller.run()
     this.logger.info(
       `mirrors polled: ${summary.polled} (${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.failed} failed)${summary.outOfTime ? '; out of time, the next run polls the rest' : ''}`
     )

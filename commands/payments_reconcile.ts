@@ -1,6 +1,6 @@
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import type { PaymentsConfig } from '#config/payments'
+import { PaymentsConfig } from '#payments/define_config'
 import { ReconcilePayments } from '#payments/reconcile_payments'
 
 /**
@@ -14,7 +14,8 @@ export default class PaymentsReconcile extends BaseCommand {
 
   async run() {
     const reconcile = await this.app.container.make(ReconcilePayments)
-    const summary = await reconcile.run(this.app.config.get<PaymentsConfig>('payments').reconcile)
+    const { reconcile: options } = await this.app.container.make(PaymentsConfig)
+    const summary = await reconcile.run(options)
     this.logger.info(
       `payments reconciled: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.released} released, ${summary.pending} still pending`
     )

@@ -2,6 +2,7 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import proxyAddr from 'proxy-addr'
 import { defineConfig } from '@adonisjs/core/http'
+import type { RequestLimits } from '#core/app_config'
 import { answerBadUrl } from '#core/malformed_requests'
 
 /**
@@ -35,14 +36,13 @@ export const http = defineConfig({
  * and disconnected once the limit passes; the limits are checked every
  * `checkIntervalMs`. See docs/operations.md.
  */
-export const requestLimits = {
+export const requestLimits: RequestLimits = {
   /** The headers must have arrived within this. */
   headersTimeoutMs: 10_000,
   /** The whole request, body included (at most 1 MB), must have arrived within this. */
   requestTimeoutMs: 30_000,
   checkIntervalMs: 1_000,
 }
-export type RequestLimits = typeof requestLimits
 
 /**
  * The public base URL of the service ({base_url} in the spec). It names the

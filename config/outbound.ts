@@ -1,12 +1,13 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
+import { defineConfig } from '#outbound/define_config'
 
 /**
  * The outbound HTTP client for provider-controlled URLs (docs/outbound-http.md).
  * Outside production, partners run on 127.0.0.1 over plain http; in
  * production only https on port 443 to public addresses is allowed.
  */
-const outboundConfig = {
+const outboundConfig = defineConfig({
   /** ALLOW_PRIVATE_TARGETS; true outside production, false in production unless set. */
   allowPrivateTargets: env.get('ALLOW_PRIVATE_TARGETS') ?? !app.inProduction,
   httpsOnly: app.inProduction,
@@ -17,7 +18,7 @@ const outboundConfig = {
   maxBytes: 1_048_576,
   maxRedirects: 3,
   userAgent: 'tollbooth-outbound',
-}
+})
 
 export default outboundConfig
-export type OutboundConfig = typeof outboundConfig
+export type { OutboundConfig } from '#outbound/define_config'

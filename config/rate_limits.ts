@@ -1,4 +1,5 @@
 import app from '@adonisjs/core/services/app'
+import { type RateLimit, defineConfig } from '#core/rate_limits_config'
 
 /**
  * Rate limits (docs/operations.md#rate-limits): how many requests one key may
@@ -7,18 +8,13 @@ import app from '@adonisjs/core/services/app'
  * request past its limit is 429 `too_many_requests` with `Retry-After`.
  * Read at each request (start/limiter.ts).
  */
-export interface RateLimit {
-  requests: number
-  /** The window starts at a key's first request and lasts this long. */
-  windowSeconds: number
-}
 
 /**
  * Under test every limit allows this many requests a window: the suites act as
  * hundreds of clients a minute, all from 127.0.0.1, race a hundred withdrawals
  * through one wallet and repeat one wallet's requests FUZZ_RUNS times. The
  * limiter still counts every request; the tests of the limits set theirs low
- * (`app.config.set('rate_limits.<name>.requests', n)`).
+ * (tests/support/rate_limits.ts).
  */
 const UNDER_TEST = 1_000_000
 
@@ -26,7 +22,7 @@ function limit(requests: number, windowSeconds: number): RateLimit {
   return { requests: app.inTest ? UNDER_TEST : requests, windowSeconds }
 }
 
-const rateLimitsConfig = {
+const rateLimitsConfig = defineConfig({
   /** POST /auth/nonce and POST /auth/verify together, per client address: a sign-in is one of each. */
   signIn: limit(60, 60),
   /** POST /providers, per signed-in wallet. */
@@ -55,9 +51,7 @@ const rateLimitsConfig = {
   walletLinking: limit(10, 60),
   /** The same, per client address (an IPv6 client by its /64): sessions of one wallet cost nothing. */
   walletLinkingPerAddress: limit(40, 60),
-}
-
-export type RateLimitsConfig = typeof rateLimitsConfig
-export type RateLimitName = keyof RateLimitsConfig
+})
 
 export default rateLimitsConfig
+export type { RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'

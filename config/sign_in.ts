@@ -1,9 +1,11 @@
+import { defineConfig } from '#auth/define_config'
+
 /**
  * Sign-In With Stacks (docs/api.md#sign-in-with-stacks-auth). The message's domain and URI come
  * from `app.publicUrl`, its chain id from `chain.network`, both read at each
  * request.
  */
-export const signInConfig = {
+export const signInConfig = defineConfig({
   /** How long a nonce from POST /auth/nonce can be redeemed (at most 10 minutes). */
   challengeTtlMs: 5 * 60_000,
   /**
@@ -23,13 +25,7 @@ export const signInConfig = {
    * `challenge_not_found`), at most `batchSize` rows per statement.
    */
   sweep: { keepExpiredMs: 24 * 60 * 60_000, batchSize: 1_000 },
-}
+})
 
-export const MAX_CHALLENGE_TTL_MS = 10 * 60_000
-
-if (!(signInConfig.challengeTtlMs > 0 && signInConfig.challengeTtlMs <= MAX_CHALLENGE_TTL_MS)) {
-  throw new Error('signInConfig.challengeTtlMs must be more than 0 and at most 10 minutes')
-}
-
-export type SignInConfig = typeof signInConfig
 export default signInConfig
+export type { SignInConfig } from '#auth/define_config'

@@ -1,14 +1,29 @@
 import type { ApplicationService } from '@adonisjs/core/types'
+import { SignInConfig } from '#auth/define_config'
+import { AppConfig, type AppConfigValues } from '#core/app_config'
 import { Clock } from '#core/clock'
+import { RateLimitsConfig } from '#core/rate_limits_config'
+import { WebConfig } from '#web/define_config'
 
 /**
  * Binds what every domain shares: the Clock every time check reads, so tests
- * swap one binding to control time.
+ * swap one binding to control time; and the configs of the service itself
+ * and of the domains without a provider of their own (config/app.ts's
+ * `publicUrl` and `requestLimits`, config/rate_limits.ts, config/sign_in.ts,
+ * config/web.ts) for `@inject()` classes.
  */
 export default class CoreProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
     this.app.container.singleton(Clock, () => new Clock())
+    const { publicUrl, requestLimits } = this.app.config.get<AppConfigValues>('app')
+    this.app.container.bindValue(AppConfig, new AppConfig({ publicUrl, requestLimits }))
+    this.app.container.bindValue(
+      RateLimitsConfig,
+      this.app.config.get<RateLimitsConfig>('rate_limits')
+    )
+    this.app.container.bindValue(SignInConfig, this.app.config.get<SignInConfig>('sign_in'))
+    this.app.container.bindValue(WebConfig, this.app.config.get<WebConfig>('web'))
   }
 }

@@ -5,10 +5,10 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedStats } from '#feeds/feed_stats'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
-import type { FeedsConfig } from '#feeds/define_config'
+import { FeedsConfig } from '#feeds/define_config'
 
 /**
- * Binds as singletons the feed source manager (`feeds.sources`), the
+ * Binds the feeds config (config/feeds.ts) and, as singletons, the feed source manager (`feeds.sources`), the
  * per-process feed cache and the reader that shares them (one in-flight fetch
  * per feed and query), and the feed directory (look-ups by slug); closes the
  * drivers at shutdown. Cache sizes and TTLs come from config/feeds.ts.
@@ -17,15 +17,18 @@ export default class FeedsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    this.app.container.singleton(FeedSourceManager, () => {
-      return new FeedSourceManager(this.#config())
+    this.app.container.bindValue(FeedsConfig, this.app.config.get<FeedsConfig>('feeds'))
+    this.app.container.singleton(FeedSourceManager, async (resolver) => {
+      return new FeedSourceManager(await resolver.make(FeedsConfig))
     })
     this.app.container.alias('feeds.sources', FeedSourceManager)
     this.app.container.singleton(FeedCache, async (resolver) => {
-      return new FeedCache(await resolver.make(Clock), this.#config().cache)
+      const { cache } = await resolver.make(FeedsConfig)
+      return new FeedCache(await resolver.make(Clock), cache)
     })
     this.app.container.singleton(FeedDirectory, async (resolver) => {
-      return new FeedDirectory(await resolver.make(Clock), this.#config().directory)
+      const { directory } = await resolver.make(FeedsConfig)
+      return new FeedDirectory(await resolver.make(Clock), directory)
     })
     this.app.container.singleton(FeedReader, async (resolver) => {
       return new FeedReader(
@@ -35,10 +38,6 @@ export default class FeedsProvider {
         await resolver.make(Clock)
       )
     })
-  }
-
-  #config() {
-    return this.app.config.get<FeedsConfig>('feeds')
   }
 
   async shutdown() {

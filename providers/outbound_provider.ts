@@ -1,9 +1,9 @@
 import type { ApplicationService } from '@adonisjs/core/types'
-import type { OutboundConfig } from '#config/outbound'
+import { OutboundConfig } from '#outbound/define_config'
 import { OutboundClient } from '#outbound/outbound_client'
 
 /**
- * Binds the one HTTP client for provider-controlled URLs as a singleton.
+ * Binds the outbound config (config/outbound.ts) and the one HTTP client for provider-controlled URLs as a singleton.
  * It is a class, so tests swap it with app.container.swap (e.g. a client
  * with an injected resolver).
  */
@@ -11,8 +11,9 @@ export default class OutboundProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    this.app.container.singleton(OutboundClient, () => {
-      return new OutboundClient(this.app.config.get<OutboundConfig>('outbound'))
+    this.app.container.bindValue(OutboundConfig, this.app.config.get<OutboundConfig>('outbound'))
+    this.app.container.singleton(OutboundClient, async (resolver) => {
+      return new OutboundClient(await resolver.make(OutboundConfig))
     })
   }
 }

@@ -9,19 +9,19 @@
 | routes by the user (they run after middleware.auth()) and, beside it, by the
 | address, since a wallet costs nothing. A webhook push is counted per feed in
 | ReceivePush, once its signature verified, and per address here. The numbers
-| are read from config/rate_limits.ts at each request; a refusal is rendered
+| are read from config/rate_limits.ts (RateLimitsConfig) at each request; a refusal is rendered
 | by app/exceptions/handler.ts.
 |
 */
-import app from '@adonisjs/core/services/app'
 import { Exception } from '@adonisjs/core/exceptions'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { MiddlewareFn, NextFn } from '@adonisjs/core/types/http'
 import limiter from '@adonisjs/limiter/services/main'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import ipaddr from 'ipaddr.js'
-import type { RateLimitName, RateLimitsConfig } from '#config/rate_limits'
 import { E_RATE_LIMITER_UNAVAILABLE } from '#core/exceptions'
+import { bootedConfig } from '#core/injectable_config'
+import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
 
 /**
  * Longer than any address, handle or feed slug: two clients or feeds never
@@ -43,8 +43,10 @@ export function clientAddressKey(address: string) {
   return `ip6_${parsed.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`
 }
 
+const rateLimits = bootedConfig(RateLimitsConfig)
+
 function settings(name: RateLimitName) {
-  return app.config.get<RateLimitsConfig>('rate_limits')[name]
+  return rateLimits()[name]
 }
 
 function refusal(name: RateLimitName) {

@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { AppConfig } from '#core/app_config'
 import { createHttpServer } from '#core/malformed_requests'
 import { refuseSecretsInRunLog } from '#tests/support/run_log'
 
@@ -24,6 +25,9 @@ export const afterTerminate = [refuseSecretsInRunLog]
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (['functional', 'simulation', 'browser', 'bench'].includes(suite.name)) {
-    return suite.setup(() => testUtils.httpServer().start(createHttpServer))
+    return suite.setup(async () => {
+      const { requestLimits } = await app.container.make(AppConfig)
+      return testUtils.httpServer().start((handler) => createHttpServer(handler, requestLimits))
+    })
   }
 }

@@ -5,7 +5,7 @@ import { RuntimeException } from '@adonisjs/core/exceptions'
 import type { LucidModel } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { AccessToken, DbAccessTokensProvider } from '@adonisjs/auth/access_tokens'
-import { signInConfig } from '#config/sign_in'
+import { SignInConfig } from '#auth/define_config'
 import { Clock } from '#core/clock'
 
 /** Identifiers are the bigserial ids of auth_access_tokens; anything else is not a token of ours. */
@@ -25,7 +25,7 @@ export class SessionTokensProvider<Model extends LucidModel> extends DbAccessTok
     super({ tokenableModel })
   }
 
-  /** `options.expiresIn` (seconds or a duration string) overrides `signInConfig.sessionTtlMs`. */
+  /** `options.expiresIn` (seconds or a duration string) overrides `sessionTtlMs` of config/sign_in.ts. */
   async create(
     user: InstanceType<Model>,
     abilities: string[] = ['*'],
@@ -35,9 +35,10 @@ export class SessionTokensProvider<Model extends LucidModel> extends DbAccessTok
     if (!(user instanceof this.options.tokenableModel) || !userId) {
       throw new RuntimeException('Session tokens belong to a saved user')
     }
+    const { sessionTtlMs } = await app.container.make(SignInConfig)
     const ttlMs =
       options?.expiresIn === undefined
-        ? signInConfig.sessionTtlMs
+        ? sessionTtlMs
         : string.seconds.parse(options.expiresIn) * 1000
     const now = await currentTime()
     const expiresAt = new Date(now.getTime() + ttlMs)

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto'
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { signInConfig } from '#config/sign_in'
 import { Clock } from '#core/clock'
 import {
   E_CHALLENGE_EXPIRED,
@@ -14,6 +13,7 @@ import {
 } from '#auth/exceptions'
 import { formatSiwsMessage, siwsOrigin, statementOf } from '#auth/siws_message'
 import { ChainConfig } from '#chain/define_config'
+import { SignInConfig } from '#auth/define_config'
 import { publicUrl } from '#core/public_url'
 import { isSignedBy } from '#auth/wallet_signature'
 
@@ -64,7 +64,8 @@ export class SignInChallenges {
   constructor(
     private db: Database,
     private clock: Clock,
-    private chain: ChainConfig
+    private chain: ChainConfig,
+    private config: SignInConfig
   ) {}
 
   async issue(
@@ -73,12 +74,12 @@ export class SignInChallenges {
   ): Promise<IssuedChallenge> {
     const origin = this.#origin()
     const issuedAt = new Date(this.clock.now())
-    const expiresAt = new Date(issuedAt.getTime() + signInConfig.challengeTtlMs)
+    const expiresAt = new Date(issuedAt.getTime() + this.config.challengeTtlMs)
     const nonce = randomBytes(16).toString('hex')
     const message = formatSiwsMessage({
       ...origin,
       address: walletAddress,
-      statement: options.statement ?? signInConfig.statement,
+      statement: options.statement ?? this.config.statement,
       nonce,
       issuedAt,
       expiresAt,

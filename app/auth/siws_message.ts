@@ -1,6 +1,8 @@
-import app from '@adonisjs/core/services/app'
-import type { ChainConfig } from '#chain/define_config'
+import { ChainConfig } from '#chain/define_config'
 import type { NetworkPreset } from '#chain/network'
+import { bootedConfig } from '#core/injectable_config'
+
+const chainConfig = bootedConfig(ChainConfig)
 
 /** Where a message is valid: the service's PUBLIC_URL and the configured network. */
 export interface SiwsOrigin {
@@ -27,7 +29,7 @@ export function siwsOrigin(uri: string, network: NetworkPreset): SiwsOrigin {
 
 /** The configured network, for the validators' address rule (VineJS rules take no injection). */
 export function currentNetwork(): NetworkPreset {
-  return app.config.get<ChainConfig>('chain').network
+  return chainConfig().network
 }
 
 /**

@@ -1,3 +1,5 @@
+import app from '@adonisjs/core/services/app'
+
 /**
  * The base of a domain's config class: an instance holds the values its
  * config file defines, and, being a class, can be bound in the container and
@@ -11,4 +13,24 @@ export function injectableConfig<Values extends object>() {
       Object.assign(this, values)
     }
   } as new (values: Values) => Values
+}
+
+/**
+ * A domain's bound config for the plain functions the container does not
+ * construct (VineJS rules, Edge globals, the throttle middleware): resolved
+ * once the app has booted, as @adonisjs/core's services are. The instance is
+ * the one every `@inject()` class receives, so a test that changes one of its
+ * values changes it for both.
+ */
+export function bootedConfig<Config extends object>(
+  Binding: abstract new (...args: any[]) => Config
+): () => Config {
+  let config: Config | undefined
+  void app.booted(async () => {
+    config = await app.container.make(Binding)
+  })
+  return () => {
+    if (!config) throw new Error(`${Binding.name} is read before the app has booted`)
+    return config
+  }
 }

@@ -6,8 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http'
 import type { Socket } from 'node:net'
-import app from '@adonisjs/core/services/app'
-import type { RequestLimits } from '#config/app'
+import type { RequestLimits } from '#core/app_config'
 
 /**
  * Requests that never reach the router — refused by Node's HTTP parser, or
@@ -114,11 +113,10 @@ export function answerBadUrl(_request: IncomingMessage, response: ServerResponse
 
 /**
  * The HTTP server every entry point (bin/server.ts, the tests) starts, with
- * the time limits of config/app.ts `requestLimits` (read when it is created,
- * after the app booted).
+ * the time limits of config/app.ts `requestLimits` (AppConfig), which the
+ * caller resolves once the app has booted: this module is loaded before.
  */
-export function createHttpServer(handler: RequestListener) {
-  const limits = app.config.get<RequestLimits>('app.requestLimits')
+export function createHttpServer(handler: RequestListener, limits: RequestLimits) {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,

@@ -1,4 +1,7 @@
-import app from '@adonisjs/core/services/app'
+import { AppConfig } from '#core/app_config'
+import { bootedConfig } from '#core/injectable_config'
+
+const appConfig = bootedConfig(AppConfig)
 
 /**
  * PUBLIC_URL (config/app.ts `publicUrl`) joined with a path: the one reader
@@ -6,5 +9,5 @@ import app from '@adonisjs/core/services/app'
  * Sign-In-With-Stacks domain. Read per call, so a test may change it.
  */
 export function publicUrl(path = ''): string {
-  return `${app.config.get<string>('app.publicUrl')}${path}`
+  return `${appConfig().publicUrl}${path}`
 }

@@ -1,3 +1,4 @@
+import { injectableConfig } from '#core/injectable_config'
 import type { BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 import type { UpstreamName } from '#feeds/builtin/upstreams'
 import {
@@ -8,7 +9,7 @@ import {
   sourceDriverFactory,
 } from '#feeds/source_driver'
 
-export interface FeedsConfig {
+export interface FeedsConfigValues {
   sources: Record<string, FeedSourceDriverFactory>
   /** Where the built-in feeds' upstreams are simulated (development, tests); undefined in production. */
   upstreamSimulatorUrl?: string
@@ -16,12 +17,12 @@ export interface FeedsConfig {
   cache: { maxEntries: number }
   /** Feed look-ups by slug for the paid routes (FeedDirectory). */
   directory: { ttlMs: number; maxEntries: number }
-  /** Hosted Mirror snapshots: how many versions each feed keeps (default 10). */
-  snapshots?: { keep: number }
-  /** webhook_push: the accepted distance of a push's timestamp from our clock (default 300 s). */
-  push?: { toleranceSeconds: number }
+  /** Hosted Mirror snapshots: how many versions each feed keeps. */
+  snapshots: { keep: number }
+  /** webhook_push: the accepted distance of a push's timestamp from our clock. */
+  push: { toleranceSeconds: number }
   /** `mirrors:poll`: how a run claims and polls the due feeds (docs/hosted-mirror.md#polling). */
-  polling?: MirrorPollingConfig
+  polling: MirrorPollingConfig
 }
 
 export interface MirrorPollingConfig {
@@ -37,8 +38,11 @@ export interface MirrorPollingConfig {
   earlySeconds: number
 }
 
-export function defineConfig(config: FeedsConfig): FeedsConfig {
-  return config
+/** config/feeds.ts, bound by FeedsProvider: `@inject()` classes take it as an argument. */
+export class FeedsConfig extends injectableConfig<FeedsConfigValues>() {}
+
+export function defineConfig(values: FeedsConfigValues) {
+  return new FeedsConfig(values)
 }
 
 /**

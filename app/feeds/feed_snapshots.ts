@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
+import { FeedsConfig } from '#feeds/define_config'
 import Feed from '#models/feed'
 
 /** The stored current copy of a mirrored feed, with its source's health. */
@@ -45,8 +45,6 @@ export interface NewSnapshot {
   lastModified?: string | null
 }
 
-export const DEFAULT_SNAPSHOTS_KEPT = 10
-
 /**
  * Taken on the feed's row by every snapshot writer: serialises them (and
  * feed edits) without blocking paid calls, whose payments only key-share it.
@@ -71,15 +69,16 @@ interface SnapshotRow {
  */
 @inject()
 export class FeedSnapshots {
-  /** How many versions a feed keeps: `snapshots.keep` in config/feeds.ts. */
-  get keep(): number {
-    return app.config.get<number>('feeds.snapshots.keep', DEFAULT_SNAPSHOTS_KEPT)
-  }
-
   constructor(
     private db: Database,
-    private clock: Clock
+    private clock: Clock,
+    private config: FeedsConfig
   ) {}
+
+  /** How many versions a feed keeps: `snapshots.keep` in config/feeds.ts. */
+  get keep(): number {
+    return this.config.snapshots.keep
+  }
 
   async current(feedId: string): Promise<FeedSnapshot | null> {
     const row = (await this.db

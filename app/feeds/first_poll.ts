@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
 import pMap from 'p-map'
+import { FeedsConfig } from '#feeds/define_config'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
-import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
+import { MirrorPoller } from '#feeds/mirror_poller'
 import type Feed from '#models/feed'
 
 /**
@@ -27,12 +27,9 @@ export class FirstPoll {
   constructor(
     private sources: FeedSourceManager,
     private snapshots: FeedSnapshots,
-    private poller: MirrorPoller
+    private poller: MirrorPoller,
+    private config: FeedsConfig
   ) {}
-
-  get #leaseSeconds(): number {
-    return app.config.get<number>('feeds.polling.leaseSeconds', DEFAULT_POLLING.leaseSeconds)
-  }
 
   /**
    * The verdicts of several feeds' first polls by slug (those whose source is
@@ -66,7 +63,7 @@ export class FirstPoll {
   }
 
   async #poll(feed: Feed): Promise<FirstPollVerdict> {
-    await this.snapshots.lease(feed.id, this.#leaseSeconds)
+    await this.snapshots.lease(feed.id, this.config.polling.leaseSeconds)
     if ((await this.poller.pollOne(feed)) !== 'failed') return { result: 'ok' }
     const state = await this.snapshots.state(feed.id)
     return { result: 'failed', error: state?.lastError ?? 'the source failed' }

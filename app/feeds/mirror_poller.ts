@@ -2,20 +2,12 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import logger from '@adonisjs/core/services/logger'
 import { Clock } from '#core/clock'
-import type { MirrorPollingConfig } from '#feeds/define_config'
+import { FeedsConfig, type MirrorPollingConfig } from '#feeds/define_config'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
 import { type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
 import Feed from '#models/feed'
-
-export const DEFAULT_POLLING: MirrorPollingConfig = {
-  batchSize: 50,
-  concurrency: 10,
-  leaseSeconds: 60,
-  runSeconds: 20,
-  earlySeconds: 5,
-}
 
 /** Back-off after consecutive failures: the interval doubled per failure, up to max(interval, 1 h). */
 export function backoffMs(intervalMs: number, failures: number) {
@@ -49,10 +41,12 @@ export class MirrorPoller {
     private sources: FeedSourceManager,
     private snapshots: FeedSnapshots,
     private stats: FeedStats,
-    private clock: Clock
+    private clock: Clock,
+    private config: FeedsConfig
   ) {}
 
-  async run(options: MirrorPollingConfig = DEFAULT_POLLING): Promise<PollSummary> {
+  /** `options` default to `polling` in config/feeds.ts. */
+  async run(options: MirrorPollingConfig = this.config.polling): Promise<PollSummary> {
     const summary: PollSummary = {
       polled: 0,
       updated: 0,

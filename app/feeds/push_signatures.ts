@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
-import app from '@adonisjs/core/services/app'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
+import { FeedsConfig } from '#feeds/define_config'
 import {
   E_PUSH_REPLAYED,
   E_PUSH_SIGNATURE_INVALID,
@@ -13,7 +13,6 @@ import { pushSecrets } from '#feeds/push_secrets'
 import type Feed from '#models/feed'
 import { type VerifyFailureReason, verifyTollboothRequest } from '#partner_verifier'
 
-export const DEFAULT_PUSH_TOLERANCE_SECONDS = 300
 const MAX_PUSH_ID_LENGTH = 200
 
 export interface SignedPush {
@@ -40,10 +39,14 @@ export interface VerifiedPush {
  */
 @inject()
 export class PushSignatures {
-  constructor(private clock: Clock) {}
+  constructor(
+    private clock: Clock,
+    private config: FeedsConfig
+  ) {}
 
+  /** `push.toleranceSeconds` in config/feeds.ts. */
   get toleranceSeconds(): number {
-    return app.config.get<number>('feeds.push.toleranceSeconds', DEFAULT_PUSH_TOLERANCE_SECONDS)
+    return this.config.push.toleranceSeconds
   }
 
   async verify(feed: Feed, handle: string, push: SignedPush): Promise<VerifiedPush> {

@@ -3,6 +3,7 @@ import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { ChainConfig } from '#chain/define_config'
+import { type CancelTimeout, Clock } from '#core/clock'
 
 /** /health's `version`: a constant of the spec, not the package's version. */
 const HEALTH_VERSION = '2.0.0'
@@ -11,8 +12,8 @@ export type CheckResult = { ok: true } | { ok: false; reason: string }
 
 /**
  * GET /health. Probes the database and the chain node concurrently, each
- * bounded by a time-out, so a dead dependency reports "degraded" quickly
- * instead of hanging the probe.
+ * bounded by a time-out (by the injected Clock), so a dead dependency reports
+ * "degraded" quickly instead of hanging the probe.
  */
 @inject()
 export class HealthReport {
@@ -20,7 +21,8 @@ export class HealthReport {
     private db: Database,
     private stacks: StacksClient,
     private wallet: PlatformWallet,
-    private chain: ChainConfig
+    private chain: ChainConfig,
+    private clock: Clock
   ) {}
 
   async build() {
@@ -51,7 +53,7 @@ export class HealthReport {
     timeoutMs: number
   ): Promise<{ ok: true; feeds: number } | { ok: false; reason: string }> {
     try {
-      const row = await withTimeout(
+      const row = await this.#within(
         this.db.from('feeds').where('status', 'active').count('* as total').first(),
         timeoutMs
       )
@@ -69,12 +71,13 @@ export class HealthReport {
       return { ok: false, reason: 'Stacks node not answering' }
     }
   }
-}
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
-  })
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+  /** `work`, or a rejection once `ms` have passed by the clock. */
+  #within<T>(work: Promise<T>, ms: number): Promise<T> {
+    let cancel: CancelTimeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      cancel = this.clock.setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+    })
+    return Promise.race([work, timeout]).finally(() => cancel?.())
+  }
 }

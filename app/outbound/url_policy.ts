@@ -1,6 +1,8 @@
-import app from '@adonisjs/core/services/app'
-import type { OutboundConfig } from '#config/outbound'
+import { bootedConfig } from '#core/injectable_config'
+import { OutboundConfig } from '#outbound/define_config'
 import { urlRuleViolation } from '#outbound/target_guard'
+
+const outboundConfig = bootedConfig(OutboundConfig)
 
 /**
  * Why the outbound client would refuse to call `value` under this
@@ -17,7 +19,7 @@ export function outboundUrlProblem(value: string): string | null {
   } catch {
     return 'must be an absolute URL such as https://example.com/…'
   }
-  const rules = app.config.get<OutboundConfig>('outbound')
+  const rules = outboundConfig()
   const violation = urlRuleViolation(url, rules)
   switch (violation?.rule) {
     case undefined:

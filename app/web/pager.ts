@@ -1,6 +1,8 @@
-import app from '@adonisjs/core/services/app'
+import { bootedConfig } from '#core/injectable_config'
 import type { Page, PageRequest } from '#core/pagination'
-import type { WebConfig } from '#config/web'
+import { WebConfig } from '#web/define_config'
+
+const webConfig = bootedConfig(WebConfig)
 
 /** A list's query values; empty ones are left out of its addresses. */
 type ListQuery = Record<string, string | number | undefined>
@@ -10,7 +12,7 @@ const AROUND = 2
 
 /** Page `page` of a list, as long as config/web.ts says (read per request: tests shorten it). */
 export function listPage(page = 1): PageRequest {
-  return { page, size: app.config.get<WebConfig>('web').pageSize }
+  return { page, size: webConfig().pageSize }
 }
 
 /** The address of one view of a list: its path, its query values, and the list's anchor. */

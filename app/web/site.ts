@@ -1,8 +1,11 @@
-import app from '@adonisjs/core/services/app'
-import type { ChainConfig } from '#chain/define_config'
+import { ChainConfig } from '#chain/define_config'
+import { bootedConfig } from '#core/injectable_config'
 import { publicUrl } from '#core/public_url'
-import type { WebConfig } from '#config/web'
 import { OUTPUT_LIMITS } from '#feeds/output_schema'
+import { WebConfig } from '#web/define_config'
+
+const chainConfig = bootedConfig(ChainConfig)
+const webConfig = bootedConfig(WebConfig)
 
 /**
  * What every page (and each of its islands) knows of the service: the
@@ -10,8 +13,8 @@ import { OUTPUT_LIMITS } from '#feeds/output_schema'
  * that snippets name, how often live parts poll, and the limits forms show.
  */
 export function siteContext() {
-  const chain = app.config.get<ChainConfig>('chain')
-  const web = app.config.get<WebConfig>('web')
+  const chain = chainConfig()
+  const web = webConfig()
   return {
     publicUrl: publicUrl(),
     network: chain.network.name,

@@ -1,7 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import type { ApiResponse } from '@japa/api-client'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
+import { MirrorPoller } from '#feeds/mirror_poller'
 import Provider from '#models/provider'
 import { ReconcilePayments } from '#payments/reconcile_payments'
 import { FEE, RECIPIENT, broadcast, transfer } from '#tests/support/devnet'
@@ -431,7 +431,7 @@ const confirmWithdrawals: Step = (run) =>
 const pollMirrors: Step = async (run) => {
   const fault = run.rng.chance(0.3) ? injectSiteFault(run.world, run.rng, run.tally) : null
   const summary = await run.world.drive(
-    app.container.make(MirrorPoller).then((poller) => poller.run(DEFAULT_POLLING))
+    app.container.make(MirrorPoller).then((poller) => poller.run())
   )
   return `${withFaults('mirrors:poll', fault)}: ${JSON.stringify(summary)}`
 }

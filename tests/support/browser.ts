@@ -7,10 +7,14 @@ import type { Group } from '@japa/runner/core'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { privateKeyToPublic } from '@stacks/transactions'
 import { publicUrl } from '#core/public_url'
+import { changeConfig } from '#tests/support/config'
 import { signMessage, walletOf } from '#tests/support/sign_in'
+import { WebConfig } from '#web/define_config'
 
 /** Debian's Chromium: `.ci/run` installs it (apt-get install chromium) when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium'
+
+const webConfig = await app.container.make(WebConfig)
 
 /** Without the background-networking flags Chromium calls Google's hosts, which this network refuses. */
 const CHROMIUM_FLAGS = [
@@ -242,11 +246,11 @@ export async function signInThroughPage(page: Page, options: { picker?: boolean 
 
 /** Live parts of the pages poll fast, so a test sees updates within a fraction of a second. */
 export function pollQuickly() {
-  const previous = structuredClone(app.config.get<Record<string, number>>('web'))
-  app.config.set('web.activityPollMs', 150)
-  app.config.set('web.withdrawalPollMs', 150)
-  app.config.set('web.dashboardPollMs', 150)
-  return () => app.config.set('web', previous)
+  return changeConfig(webConfig, {
+    activityPollMs: 150,
+    withdrawalPollMs: 150,
+    dashboardPollMs: 150,
+  })
 }
 
 const SCREENSHOTS = app.makePath('docs/screenshots')

@@ -1,18 +1,25 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import proxyAddr from 'proxy-addr'
-import type { RateLimitName, RateLimitsConfig } from '#config/rate_limits'
+import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
+import { changeConfig } from '#tests/support/config'
+
+const rateLimits = await app.container.make(RateLimitsConfig)
 
 /**
  * Sets some rate limits (config/rate_limits.ts) for a test, the others keep
  * theirs; returns the function that puts them all back.
  */
 export function setRateLimits(limits: Partial<Record<RateLimitName, number>>) {
-  const previous = structuredClone(app.config.get<RateLimitsConfig>('rate_limits'))
-  for (const [name, requests] of Object.entries(limits)) {
-    app.config.set(`rate_limits.${name}.requests`, requests)
-  }
-  return () => app.config.set('rate_limits', previous)
+  return changeConfig(
+    rateLimits,
+    Object.fromEntries(
+      Object.entries(limits).map(([name, requests]) => [
+        name,
+        { ...rateLimits[name as RateLimitName], requests },
+      ])
+    )
+  )
 }
 
 /**

@@ -12,8 +12,12 @@ import {
 } from '@stacks/transactions'
 import { signInConfig } from '#config/sign_in'
 import type { ChainConfig } from '#config/chain'
+import { AppConfig } from '#core/app_config'
+import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+
+const appConfig = await app.container.make(AppConfig)
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -50,15 +54,15 @@ function assertRefused(
 
 test.group('Sign-In With Stacks', (group) => {
   let clock: ManualClock
-  const publicUrl = app.config.get<string>('app.publicUrl')
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(() => {
     const manual = useManualClock()
     clock = manual.clock
+    const restorePublicUrl = changeConfig(appConfig, { publicUrl: appConfig.publicUrl })
     return () => {
       manual.restore()
-      app.config.set('app.publicUrl', publicUrl)
+      restorePublicUrl()
     }
   })
 
@@ -66,7 +70,7 @@ test.group('Sign-In With Stacks', (group) => {
     client,
     assert,
   }) => {
-    app.config.set('app.publicUrl', 'https://tollbooth.example:8443')
+    appConfig.publicUrl = 'https://tollbooth.example:8443'
     const walletAddress = walletOf(randomPrivateKey())
 
     const challenge = await issue(client, walletAddress)
@@ -245,10 +249,10 @@ test.group('Sign-In With Stacks', (group) => {
   })
 
   test('a challenge issued under another PUBLIC_URL is refused', async ({ client }) => {
-    app.config.set('app.publicUrl', 'https://old.tollbooth.example')
+    appConfig.publicUrl = 'https://old.tollbooth.example'
     const { body } = await signedChallenge(client)
 
-    app.config.set('app.publicUrl', 'https://tollbooth.example')
+    appConfig.publicUrl = 'https://tollbooth.example'
     const verified = await client.post('/auth/verify').json(body)
 
     assertRefused(verified, 'challenge_foreign')

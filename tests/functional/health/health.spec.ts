@@ -2,8 +2,14 @@ import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
+import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
+import { HealthReport } from '#health/health_report'
 import { pointAppAtDevnet } from '#tests/support/chain'
+import { useManualClock } from '#tests/support/clock'
+
+/** Longer than any test waits: only the clock can bring a time-out this long. */
+const HOUR = 3_600_000
 
 test.group('GET /health', (group) => {
   let cleanup: () => Promise<void>
@@ -102,6 +108,35 @@ test.group('GET /health', (group) => {
     } finally {
       app.container.restore(Database)
       await deadDatabase.manager.closeAll()
+    }
+  })
+  test('a database that never answers is reported degraded once its time-out passes by the clock', async ({
+    assert,
+  }) => {
+    const manual = useManualClock()
+    const chain = await app.container.make(ChainConfig)
+    const hangs = {
+      from: () => hangs,
+      where: () => hangs,
+      count: () => hangs,
+      first: () => new Promise(() => {}),
+    }
+    app.container.swap(ChainConfig, () => new ChainConfig({ ...chain, healthTimeoutMs: HOUR }))
+    app.container.swap(Database, () => hangs as unknown as Database)
+
+    try {
+      const report = await app.container.make(HealthReport)
+      const building = report.build()
+      manual.clock.advance(HOUR)
+
+      const body = await building
+      assert.equal(body.status, 'degraded')
+      assert.include(body.reason, 'database not answering')
+      assert.equal(body.checks.database, 'unreachable')
+    } finally {
+      manual.restore()
+      app.container.restore(ChainConfig)
+      app.container.restore(Database)
     }
   })
 })

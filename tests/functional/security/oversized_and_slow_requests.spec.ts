@@ -4,7 +4,6 @@ import { gzipSync } from 'node:zlib'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
-import type { RequestLimits } from '#config/app'
 import { createHttpServer } from '#core/malformed_requests'
 import env from '#start/env'
 import { rawCall } from '#tests/support/fuzz'
@@ -119,25 +118,22 @@ test.group('Attacks | oversized bodies', (group) => {
 
 /**
  * A slow-loris client, against a second server built exactly as the real one
- * (createHttpServer) with short configured limits.
+ * (createHttpServer) with short limits.
  */
 test.group('Attacks | slow requests', (group) => {
   let server: Server
   let port: number
-  const limits = app.config.get<RequestLimits>('app.requestLimits')
 
   group.each.setup(async () => {
-    app.config.set('app.requestLimits', {
+    const adonis = await app.container.make('server')
+    server = createHttpServer((request, response) => adonis.handle(request, response), {
       headersTimeoutMs: 400,
       requestTimeoutMs: 600,
       checkIntervalMs: 50,
     })
-    const adonis = await app.container.make('server')
-    server = createHttpServer((request, response) => adonis.handle(request, response))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
     return async () => {
-      app.config.set('app.requestLimits', limits)
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     }

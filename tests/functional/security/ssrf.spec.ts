@@ -4,14 +4,17 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { ApiClient } from '@japa/api-client'
-import type { OutboundConfig } from '#config/outbound'
 import sources from '#feeds/services/main'
 import Feed from '#models/feed'
 import { isPublicAddress } from '#outbound/address_policy'
+import { OutboundConfig } from '#outbound/define_config'
 import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
+import { changeConfig } from '#tests/support/config'
 import { swapOutboundClient } from '#tests/support/outbound'
 import { newOwner, postRegistration, urlMirrorRegistration } from '#tests/support/providers'
+
+const outboundConfig = await app.container.make(OutboundConfig)
 
 /** What the injected DNS answers; any other name does not resolve. */
 const DNS: Record<string, string[]> = {
@@ -65,14 +68,13 @@ const PRODUCTION_RULES = { allowPrivateTargets: false, httpsOnly: true, allowedP
 
 /** Swaps the app's outbound client and URL rules until restored. */
 function useOutbound(rules: Partial<OutboundConfig>, client: Partial<OutboundClientOptions>) {
-  const config = app.config.get<OutboundConfig>('outbound')
-  app.config.set('outbound', { ...config, ...rules })
+  const restoreRules = changeConfig(outboundConfig, rules)
   const restore = swapOutboundClient(
-    new OutboundClient({ ...config, ...rules, timeoutMs: 1_000, ...client })
+    new OutboundClient({ ...outboundConfig, timeoutMs: 1_000, ...client })
   )
   return () => {
     restore()
-    app.config.set('outbound', config)
+    restoreRules()
   }
 }
 

@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import encryption from '@adonisjs/core/services/encryption'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
+import feedsConfig from '#config/feeds'
 import { PushSignatures } from '#feeds/push_signatures'
 import { deriveKey, signTollboothRequest, stringToSign } from '#partner_verifier'
 import { ManualClock } from '#tests/support/clock'
@@ -55,7 +56,7 @@ test.group('The Hosted Mirror guide’s push test vector', (group) => {
       sourceType: 'webhook_push',
       pushKeyEncrypted: encryption.encrypt(deriveKey(vector.secret).toString('base64')),
     })
-    const signatures = new PushSignatures(new ManualClock(vector.timestamp * 1000))
+    const signatures = new PushSignatures(new ManualClock(vector.timestamp * 1000), feedsConfig)
     const push = {
       method: vector.method,
       url: vector.path,

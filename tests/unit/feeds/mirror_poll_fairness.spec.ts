@@ -1,14 +1,17 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import feedsConfig from '#config/feeds'
 import type { MirrorPollingConfig } from '#feeds/define_config'
-import { DEFAULT_POLLING, MirrorPoller } from '#feeds/mirror_poller'
+import { MirrorPoller } from '#feeds/mirror_poller'
 import sources from '#feeds/services/main'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { emptyMarketplace } from '#tests/support/database'
 import type { LocalSite } from '#tests/support/local_site'
 import { insertPolledFeeds, startMirroredFiles } from '#tests/support/polled_feeds'
 
+/** `polling` of config/feeds.ts, what mirrors:poll runs with. */
+const POLLING = feedsConfig.polling
 const OWNER_A = 'ST1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
 const OWNER_B = 'ST1BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'
 const OWNER_C = 'ST1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC'
@@ -55,7 +58,7 @@ test.group('mirrors:poll across owners', (group) => {
       site,
       ownerWallet: OWNER_A,
       handle: 'big-owner',
-      count: 3 * DEFAULT_POLLING.batchSize,
+      count: 3 * POLLING.batchSize,
       dueAt: secondsAgo(600),
     })
     const [small] = await insertPolledFeeds({
@@ -71,7 +74,7 @@ test.group('mirrors:poll across owners', (group) => {
     assert.equal(timesAsked(small.path), 1, "the other owner's feed was polled")
     assert.isBelow(
       asked.indexOf(small.path),
-      DEFAULT_POLLING.concurrency,
+      POLLING.concurrency,
       'among the first polls, not after the big owner'
     )
     assert.equal(summary.polled, big.length + 1)
@@ -117,7 +120,7 @@ test.group('mirrors:poll across owners', (group) => {
       dueAt: secondsAgo(100),
     })
 
-    await runPoller({ ...DEFAULT_POLLING, concurrency: 1, batchSize: 4 })
+    await runPoller({ ...POLLING, concurrency: 1, batchSize: 4 })
 
     assert.deepEqual(asked, [a1[0].path, b[0].path, c.path, a2.path, b[1].path, a1[1].path])
   })
@@ -132,7 +135,7 @@ test.group('mirrors:poll across owners', (group) => {
         dueAt: secondsAgo(120),
       })
     }
-    const options: MirrorPollingConfig = { ...DEFAULT_POLLING, batchSize: 20 }
+    const options: MirrorPollingConfig = { ...POLLING, batchSize: 20 }
 
     const [first, second] = await Promise.all([runPoller(options), runPoller(options)])
 
@@ -154,7 +157,7 @@ test.group('mirrors:poll across owners', (group) => {
     // Each poll takes 4 s of the clock: a 45 s run claims 5 at 0, 20 and 40 s, then stops.
     onRequest = () => clock.advance(4_000)
     const options: MirrorPollingConfig = {
-      ...DEFAULT_POLLING,
+      ...POLLING,
       batchSize: 5,
       concurrency: 1,
       runSeconds: 45,

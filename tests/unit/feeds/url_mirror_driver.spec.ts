@@ -6,7 +6,9 @@ import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
+import feedsConfig from '#config/feeds'
 import { isCodedRule } from '#core/coded_rules'
+import { FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
@@ -119,13 +121,18 @@ class ProbedDriver extends UrlMirrorDriver {
 }
 
 function driver(
-  options: { timeoutMs?: number; maxBytes?: number; clock?: ManualClock } = {},
+  options: {
+    timeoutMs?: number
+    maxBytes?: number
+    clock?: ManualClock
+    config?: FeedsConfig
+  } = {},
   client: Partial<OutboundClientOptions> = {}
 ) {
   const clock = options.clock ?? new ManualClock()
   return new ProbedDriver({
     name: 'codehost_raw',
-    snapshots: new FeedSnapshots(db, clock),
+    snapshots: new FeedSnapshots(db, clock, options.config ?? feedsConfig),
     outbound: new OutboundClient({
       allowPrivateTargets: true,
       httpsOnly: false,
@@ -437,7 +444,7 @@ test.group('URL mirror source requests (what a poll reads)', (group) => {
         assert.equal(probe.message, `127.0.0.1:${source.port} answered a JSON document`)
         assert.isAbove(probe.size_bytes!, 0)
       }
-      assert.isNull(await new FeedSnapshots(db, new ManualClock()).current(feed.id))
+      assert.isNull(await new FeedSnapshots(db, new ManualClock(), feedsConfig).current(feed.id))
     })
 
   test("no per-process cache; the poll interval is the feed's (300 s when unset)", ({ assert }) => {
@@ -516,7 +523,7 @@ test.group('URL mirror snapshots (poll, then serve)', (group) => {
     const changed = await mirror.fetch(feed)
     assert.deepEqual(changed.data, { version: 2 })
     assert.equal(changed.last_updated, clock.now())
-    const versions = await new FeedSnapshots(db, clock).versions(feed.id)
+    const versions = await new FeedSnapshots(db, clock, feedsConfig).versions(feed.id)
     assert.deepEqual(
       versions.map((v) => v.version),
       [2, 1]
@@ -532,25 +539,20 @@ test.group('URL mirror snapshots (poll, then serve)', (group) => {
     clock.advance(60_000)
     assert.deepEqual(await mirror.poll(feed), { outcome: 'unchanged' })
     assert.equal(source.state.notModified, 1)
-    const versions = await new FeedSnapshots(db, clock).versions(feed.id)
+    const versions = await new FeedSnapshots(db, clock, feedsConfig).versions(feed.id)
     assert.lengthOf(versions, 1)
     assert.equal(versions[0].fetchedAt.getTime(), clock.now())
   })
 
   test('only the last N versions are kept', async ({ assert }) => {
     const feed = await mirrorFeed()
-    const mirror = driver({ clock })
-    const previous = app.config.get('feeds.snapshots')
-    app.config.set('feeds.snapshots', { keep: 3 })
-    try {
-      for (let version = 1; version <= 5; version++) {
-        source.state.document = { version }
-        await mirror.poll(feed)
-      }
-    } finally {
-      app.config.set('feeds.snapshots', previous)
+    const config = new FeedsConfig({ ...feedsConfig, snapshots: { keep: 3 } })
+    const mirror = driver({ clock, config })
+    for (let version = 1; version <= 5; version++) {
+      source.state.document = { version }
+      await mirror.poll(feed)
     }
-    const versions = await new FeedSnapshots(db, clock).versions(feed.id)
+    const versions = await new FeedSnapshots(db, clock, feedsConfig).versions(feed.id)
     assert.deepEqual(
       versions.map((v) => v.version),
       [5, 4, 3]
@@ -645,7 +647,7 @@ test.group('mirrors:poll', (group) => {
     const [first, second] = await Promise.all(pollers.map((poller) => poller.run()))
     assert.equal(first.polled + second.polled, 1)
     assert.equal(source.hits('/live.json'), 1)
-    const state = await new FeedSnapshots(db, new ManualClock()).state(feed.id)
+    const state = await new FeedSnapshots(db, new ManualClock(), feedsConfig).state(feed.id)
     assert.isAbove(state!.nextPollAt!.getTime(), Date.now() + 50_000)
     assert.isNotNull(state!.lastSuccessAt)
 
@@ -663,7 +665,7 @@ test.group('mirrors:poll', (group) => {
     source.state.document = { version: 2 }
     await makeDue(feed.id)
     assert.containsSubset(await poller.run(), { polled: 1, updated: 1 })
-    const snapshots = new FeedSnapshots(db, new ManualClock())
+    const snapshots = new FeedSnapshots(db, new ManualClock(), feedsConfig)
     assert.deepEqual((await snapshots.current(feed.id))!.data, { version: 2 })
 
     source.state.failing = true

@@ -1,0 +1,23 @@
+import { injectableConfig } from '#core/injectable_config'
+
+/** How long a client may take to send a request (node:http server settings). */
+export interface RequestLimits {
+  /** The headers must have arrived within this. */
+  headersTimeoutMs: number
+  /** The whole request, body included, must have arrived within this. */
+  requestTimeoutMs: number
+  checkIntervalMs: number
+}
+
+export interface AppConfigValues {
+  /** The public base URL of the service ({base_url} in the spec). */
+  publicUrl: string
+  requestLimits: RequestLimits
+}
+
+/**
+ * The service's own settings of config/app.ts (`publicUrl`, `requestLimits`;
+ * `http` is the framework's), bound by CoreProvider: `@inject()` classes
+ * take it as an argument.
+ */
+export class AppConfig extends injectableConfig<AppConfigValues>() {}
