@@ -10,17 +10,24 @@ import { isUuid } from '#core/uuid'
 
 /**
  * The provider a management route names, if the signed-in wallet owns it:
- * unknown → 404, someone else's → 403 not_owner. Given `trx`, the row is locked
- * inside that transaction.
+ * unknown → 404, someone else's → 403 not_owner. Only the owned-provider
+ * middleware calls it (app/middleware/owned_provider_middleware.ts).
  */
-export async function ownedProvider(id: string, wallet: string, trx?: TransactionClientContract) {
+export async function ownedProvider(id: string, wallet: string) {
   if (!isUuid(id)) throw new E_PROVIDER_NOT_FOUND([id])
-  const provider = trx
-    ? await Provider.query({ client: trx }).where('id', id).forUpdate().first()
-    : await Provider.find(id)
+  const provider = await Provider.find(id)
   if (!provider) throw new E_PROVIDER_NOT_FOUND([id])
   if (provider.ownerWallet !== wallet) throw new E_NOT_OWNER()
   return provider
+}
+
+/**
+ * The owned provider's row read again and locked inside `trx`, for a change
+ * that reads and writes it: the owner wallet never changes, so the check the
+ * middleware made still holds, and providers are never deleted.
+ */
+export function lockedProvider(provider: Provider, trx: TransactionClientContract) {
+  return Provider.query({ client: trx }).where('id', provider.id).forUpdate().firstOrFail()
 }
 
 /** A live (not deleted) feed of the provider by slug, or 404; locked inside `trx` when given. */
@@ -36,15 +43,4 @@ export async function liveFeedOf(
   const feed = await (trx ? query.forUpdate() : query).first()
   if (!feed) throw new E_PROVIDER_FEED_NOT_FOUND([slug])
   return feed
-}
-
-/** The provider a management route names, if owned by `wallet`, and its live feed `slug`. */
-export async function ownedFeed(
-  providerId: string,
-  wallet: string,
-  slug: string,
-  trx?: TransactionClientContract
-) {
-  const provider = await ownedProvider(providerId, wallet, trx)
-  return { provider, feed: await liveFeedOf(provider, slug, trx) }
 }

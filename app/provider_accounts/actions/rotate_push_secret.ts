@@ -2,7 +2,8 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { DocumentIntake } from '#feeds/document_intake'
 import { issuePushSecret } from '#feeds/push_secrets'
-import { ownedFeed } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
+import { liveFeedOf } from '#provider_accounts/provider_access'
 
 /**
  * A new push secret for a webhook_push feed, shown once. The old one stops
@@ -12,9 +13,9 @@ import { ownedFeed } from '#provider_accounts/provider_access'
 export class RotatePushSecret {
   constructor(private intake: DocumentIntake) {}
 
-  async execute(providerId: string, wallet: string, slug: string): Promise<string> {
+  async execute(provider: Provider, slug: string): Promise<string> {
     return db.transaction(async (trx) => {
-      const { feed } = await ownedFeed(providerId, wallet, slug, trx)
+      const feed = await liveFeedOf(provider, slug, trx)
       await this.intake.receiving(feed, 'push')
       const secret = issuePushSecret(feed)
       await feed.useTransaction(trx).save()
