@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
+import { Clock } from '#core/clock'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { declaredOutput } from '#feeds/output_schema'
@@ -29,7 +30,8 @@ export class ManageFeeds {
     private directory: FeedDirectory,
     private cache: FeedCache,
     private sourceChange: FeedSourceChange,
-    private caps: FeedCaps
+    private caps: FeedCaps,
+    private clock: Clock
   ) {}
 
   /** The provider's live (not deleted) feeds, oldest first. */
@@ -46,7 +48,7 @@ export class ManageFeeds {
     return this.#change(owned, async (provider, trx) => {
       const source = await this.feedSources.resolve(provider.integrationMode, input)
       try {
-        const { feed, pushSecret } = newFeed(provider.id, input, source, output)
+        const { feed, pushSecret } = newFeed(provider.id, input, source, output, this.#now())
         await this.caps.guard(provider.ownerWallet, trx, () => feed.useTransaction(trx).save())
         if (provider.status === 'pending') {
           provider.status = 'active'
@@ -106,10 +108,14 @@ export class ManageFeeds {
   async remove(owned: Provider, slug: string) {
     await this.#change(owned, async (provider, trx) => {
       const feed = await liveFeedOf(provider, slug, trx)
-      feed.deletedAt = DateTime.now()
+      feed.deletedAt = this.#now()
       feed.status = 'paused'
       await feed.useTransaction(trx).save()
     })
+  }
+
+  #now() {
+    return DateTime.fromMillis(this.clock.now())
   }
 
   async #change<T>(

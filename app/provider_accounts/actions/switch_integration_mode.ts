@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
+import { Clock } from '#core/clock'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import type Provider from '#models/provider'
@@ -31,7 +32,8 @@ export class SwitchIntegrationMode {
     private directory: FeedDirectory,
     private cache: FeedCache,
     private sourceChange: FeedSourceChange,
-    private caps: FeedCaps
+    private caps: FeedCaps,
+    private clock: Clock
   ) {}
 
   async execute(owned: Provider, input: ModeSwitchInput) {
@@ -72,7 +74,7 @@ export class SwitchIntegrationMode {
       provider.integrationMode = mode
       provider.partnerEndpoint = mode === 'partner_bridge' ? input.partner_endpoint! : null
       provider.hmacKeyEncrypted = secret?.encryptedKey ?? null
-      provider.hmacSecretIssuedAt = secret ? DateTime.now() : null
+      provider.hmacSecretIssuedAt = secret ? DateTime.fromMillis(this.clock.now()) : null
       await provider.useTransaction(trx).save()
       const pushSecrets: Record<string, string> = {}
       await this.caps.guard(provider.ownerWallet, trx, async () => {
