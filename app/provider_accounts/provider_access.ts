@@ -1,25 +1,7 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Feed from '#models/feed'
 import Provider from '#models/provider'
-import {
-  E_NOT_OWNER,
-  E_PROVIDER_FEED_NOT_FOUND,
-  E_PROVIDER_NOT_FOUND,
-} from '#provider_accounts/exceptions'
-import { isUuid } from '#core/uuid'
-
-/**
- * The provider a management route names, if the signed-in wallet owns it:
- * unknown → 404, someone else's → 403 not_owner. Only the owned-provider
- * middleware calls it (app/middleware/owned_provider_middleware.ts).
- */
-export async function ownedProvider(id: string, wallet: string) {
-  if (!isUuid(id)) throw new E_PROVIDER_NOT_FOUND([id])
-  const provider = await Provider.find(id)
-  if (!provider) throw new E_PROVIDER_NOT_FOUND([id])
-  if (provider.ownerWallet !== wallet) throw new E_NOT_OWNER()
-  return provider
-}
+import { E_PROVIDER_FEED_NOT_FOUND } from '#provider_accounts/exceptions'
 
 /**
  * The owned provider's row read again and locked inside `trx`, for a change
