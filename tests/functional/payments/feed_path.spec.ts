@@ -45,7 +45,8 @@ test.group('The paid feed path, from the router', (group) => {
     const upload = await client.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
     upload.assertStatus(200)
     const path = paidFeedPath({ handle: 'mirror-co', slug: 'rates' })
-    const required = (await client.get(path)).body()
+    const quote = await client.get(path)
+    const required = quote.body()
     const tx = await transfer({ recipient: stack.payTo, amount: 5_000n })
     const header = paymentHeader(required, tx.serialize(), 'client-secret-id-0001')
 

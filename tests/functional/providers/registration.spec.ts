@@ -418,17 +418,13 @@ test.group('Provider secrets are issued at the Clock time', (group) => {
   }) => {
     const at = (iso: string | null) => (iso === null ? null : DateTime.fromISO(iso).toMillis())
     const owner = await newOwner(client)
-    const partner = (await expectStatus(postRegistration(client, owner.token), 201)).body()
-    const mirror = (
-      await expectStatus(
-        postRegistration(
-          client,
-          owner.token,
-          mirrorRegistration({ type: 'webhook_push' }, 'ticker')
-        ),
-        201
-      )
-    ).body()
+    const registered = await expectStatus(postRegistration(client, owner.token), 201)
+    const partner = registered.body()
+    const mirrorRegistered = await expectStatus(
+      postRegistration(client, owner.token, mirrorRegistration({ type: 'webhook_push' }, 'ticker')),
+      201
+    )
+    const mirror = mirrorRegistered.body()
 
     assert.equal(at(partner.provider.hmac_secret_issued_at), clock.now())
     assert.equal(at(mirror.feed.push_secret_issued_at), clock.now())
