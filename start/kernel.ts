@@ -30,9 +30,12 @@ router.use([
 
 /**
  * Per route: `.use(middleware.auth())` requires a bearer session token (app/auth);
+ * `middleware.ownedProvider()` after it, that the session's wallet owns the
+ * provider `:id` (given to every owner route by `ownerRoutes`, app/provider_accounts);
  * `middleware.pageHeaders()` gives the pages their headers (app/web).
  */
 export const middleware = router.named({
   auth: () => import('#middleware/auth_middleware'),
+  ownedProvider: () => import('#middleware/owned_provider_middleware'),
   pageHeaders: () => import('#middleware/page_headers_middleware'),
 })

@@ -3,6 +3,7 @@ import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
+import { paidFeedPath } from '#payments/feed_path'
 import { ChainConfig } from '#chain/define_config'
 
 /** The registry's `version`: a constant of the spec, not the package's version. */
@@ -46,7 +47,7 @@ export class FeedRegistry {
         const price = parseMicrostx(row.price_microstx)
         return {
           id: row.slug as string,
-          endpoint: `/feeds/${row.slug}`,
+          endpoint: paidFeedPath({ id: row.slug as string }),
           price_stx: stxNumber(price),
           price_display: `${formatStx(price)} STX`,
           description: row.description as string,

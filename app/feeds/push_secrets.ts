@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon'
+import type { DateTime } from 'luxon'
 import { signingSecrets } from '#core/signing_secrets'
 import type { ReceivedDocuments } from '#feeds/source_driver'
 import type Feed from '#models/feed'
@@ -6,11 +6,14 @@ import type Feed from '#models/feed'
 /** webhook_push secrets (`tbp_…`): the provider signs its pushes with K (Tollbooth signature v1). */
 export const pushSecrets = signingSecrets('tbp_', 'webhook push')
 
-/** Gives the feed a new push secret (the old one stops at once); returns it, to be shown once. */
-export function issuePushSecret(feed: Feed): string {
+/**
+ * Gives the feed a new push secret (the old one stops at once), issued at
+ * `now` (the Clock's); returns it, to be shown once.
+ */
+export function issuePushSecret(feed: Feed, now: DateTime): string {
   const issued = pushSecrets.issue()
   feed.pushKeyEncrypted = issued.encryptedKey
-  feed.pushSecretIssuedAt = DateTime.now()
+  feed.pushSecretIssuedAt = now
   return issued.secret
 }
 
@@ -22,8 +25,9 @@ export function issuePushSecret(feed: Feed): string {
  */
 export function grantPushSecret(
   feed: Feed,
-  receives: ReceivedDocuments | undefined
+  receives: ReceivedDocuments | undefined,
+  now: DateTime
 ): string | undefined {
   if (receives?.via !== 'push' || feed.pushKeyEncrypted) return undefined
-  return issuePushSecret(feed)
+  return issuePushSecret(feed, now)
 }

@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { DateTime } from 'luxon'
+import { Clock } from '#core/clock'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { grantPushSecret } from '#feeds/push_secrets'
 import type Feed from '#models/feed'
@@ -15,7 +17,10 @@ import type { FeedSource } from '#provider_accounts/feed_sources'
  */
 @inject()
 export class FeedSourceChange {
-  constructor(private snapshots: FeedSnapshots) {}
+  constructor(
+    private snapshots: FeedSnapshots,
+    private clock: Clock
+  ) {}
 
   /** Returns a new push secret, to be shown once. */
   async apply(
@@ -26,7 +31,7 @@ export class FeedSourceChange {
     const previousType = feed.sourceType
     feed.sourceType = source.sourceType
     feed.sourceSettings = source.sourceSettings
-    const pushSecret = grantPushSecret(feed, source.receives)
+    const pushSecret = grantPushSecret(feed, source.receives, DateTime.fromMillis(this.clock.now()))
     await feed.useTransaction(trx).save()
     if (source.polled) {
       await this.snapshots.dueNow(feed.id, trx)

@@ -1,3 +1,4 @@
+import type { DateTime } from 'luxon'
 import type { DeclaredOutput } from '#feeds/output_schema'
 import { grantPushSecret } from '#feeds/push_secrets'
 import Feed from '#models/feed'
@@ -6,13 +7,14 @@ import type { FeedInput } from '#provider_accounts/validators'
 
 /**
  * A provider's new feed, active, unsaved; a feed that takes pushes comes
- * with its push secret, returned to be shown once.
+ * with its push secret (issued at `now`), returned to be shown once.
  */
 export function newFeed(
   providerId: string,
   input: FeedInput,
   source: FeedSource,
-  output: DeclaredOutput
+  output: DeclaredOutput,
+  now: DateTime
 ) {
   const feed = new Feed().merge({
     providerId,
@@ -25,5 +27,5 @@ export function newFeed(
     status: 'active',
     ...output,
   })
-  return { feed, pushSecret: grantPushSecret(feed, source.receives) }
+  return { feed, pushSecret: grantPushSecret(feed, source.receives, now) }
 }

@@ -1,5 +1,6 @@
 import { publicUrl } from '#core/public_url'
 import { formatStx, type Microstx, stxNumber } from '#ledger/money'
+import { paidFeedPath } from '#payments/feed_path'
 import type { SourceHealth } from '#feeds/feed_snapshots'
 import type { ReceivedDocuments } from '#feeds/source_driver'
 import { snapshotView } from '#feeds/snapshot_view'
@@ -9,7 +10,7 @@ import type Provider from '#models/provider'
 /** JSON shapes of providers and their feeds (snake_case, µSTX as integers). */
 
 export function feedUrl(provider: Pick<Provider, 'handle'>, feed: Pick<Feed, 'slug'>) {
-  return publicUrl(`/feeds/p/${provider.handle}/${feed.slug}`)
+  return publicUrl(paidFeedPath({ handle: provider.handle, slug: feed.slug }))
 }
 
 function price(amount: Microstx) {

@@ -1,5 +1,6 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { ownerRoutes } from '#provider_accounts/owner_routes'
 import { throttle } from '#start/limiter'
 
 const ProviderAccountsController = () =>
@@ -24,7 +25,7 @@ const ManifestTemplateController = () =>
 const HandleAvailabilityController = () =>
   import('#provider_accounts/controllers/handle_availability_controller')
 
-/** Owner routes: a bearer session of the wallet that registered the provider. */
+/** Registration and the signed-in wallet's providers: a bearer session. */
 router
   .group(() => {
     router
@@ -32,68 +33,62 @@ router
       .as('providers.store')
       .use(throttle.registration)
     router.get('/me/providers', [ProviderAccountsController, 'mine']).as('providers.mine')
-    router
-      .group(() => {
-        router.get('/', [ProviderAccountsController, 'show']).as('show')
-        router.patch('/', [ProviderAccountsController, 'update']).as('update')
-        router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
-        router
-          .get('/manifest/template', [ManifestTemplateController, 'handle'])
-          .as('manifest.template')
-        router
-          .post('/feeds', [ProviderFeedsController, 'store'])
-          .as('feeds.store')
-          .use(throttle.feedChanges)
-        router.get('/feeds/:slug', [ProviderFeedsController, 'show']).as('feeds.show')
-        router
-          .patch('/feeds/:slug', [ProviderFeedsController, 'update'])
-          .as('feeds.update')
-          .use(throttle.feedChanges)
-        router
-          .delete('/feeds/:slug', [ProviderFeedsController, 'destroy'])
-          .as('feeds.destroy')
-          .use(throttle.feedChanges)
-        router
-          .patch('/feeds/:slug/state', [ProviderFeedsController, 'setState'])
-          .as('feeds.state')
-          .use(throttle.feedChanges)
-        router
-          .post('/feeds/:slug/upload', [FeedSourceController, 'upload'])
-          .as('feeds.upload')
-          .use(throttle.feedChanges)
-        router
-          .post('/feeds/:slug/source/test', [FeedSourceController, 'test'])
-          .as('feeds.source_test')
-          .use(throttle.sourceTests)
-        router
-          .post('/feeds/:slug/push-secret/rotate', [FeedSourceController, 'rotate'])
-          .as('feeds.push_secret.rotate')
-          .use(throttle.feedChanges)
-        router
-          .post('/mode', [PartnerBridgeController, 'switchMode'])
-          .as('mode')
-          .use(throttle.feedChanges)
-        router
-          .post('/hmac/rotate', [PartnerBridgeController, 'rotate'])
-          .as('hmac.rotate')
-          .use(throttle.feedChanges)
-        router
-          .post('/hmac/test', [PartnerBridgeController, 'test'])
-          .as('hmac.test')
-          .use(throttle.hmacTests)
-        router
-          .post('/link-wallet/nonce', [LinkWalletNonceController, 'handle'])
-          .as('link_wallet.nonce')
-          .use(throttle.walletLinking)
-        router
-          .post('/link-wallet', [LinkWithdrawalWalletController, 'handle'])
-          .as('link_wallet')
-          .use(throttle.walletLinking)
-      })
-      .prefix('/providers/id/:id')
-      .as('providers.owned')
   })
   .use(middleware.auth())
+
+/** Owner routes: a bearer session of the wallet that registered the provider. */
+ownerRoutes(() => {
+  router.get('/', [ProviderAccountsController, 'show']).as('show')
+  router.patch('/', [ProviderAccountsController, 'update']).as('update')
+  router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
+  router.get('/manifest/template', [ManifestTemplateController, 'handle']).as('manifest.template')
+  router
+    .post('/feeds', [ProviderFeedsController, 'store'])
+    .as('feeds.store')
+    .use(throttle.feedChanges)
+  router.get('/feeds/:slug', [ProviderFeedsController, 'show']).as('feeds.show')
+  router
+    .patch('/feeds/:slug', [ProviderFeedsController, 'update'])
+    .as('feeds.update')
+    .use(throttle.feedChanges)
+  router
+    .delete('/feeds/:slug', [ProviderFeedsController, 'destroy'])
+    .as('feeds.destroy')
+    .use(throttle.feedChanges)
+  router
+    .patch('/feeds/:slug/state', [ProviderFeedsController, 'setState'])
+    .as('feeds.state')
+    .use(throttle.feedChanges)
+  router
+    .post('/feeds/:slug/upload', [FeedSourceController, 'upload'])
+    .as('feeds.upload')
+    .use(throttle.feedChanges)
+  router
+    .post('/feeds/:slug/source/test', [FeedSourceController, 'test'])
+    .as('feeds.source_test')
+    .use(throttle.sourceTests)
+  router
+    .post('/feeds/:slug/push-secret/rotate', [FeedSourceController, 'rotate'])
+    .as('feeds.push_secret.rotate')
+    .use(throttle.feedChanges)
+  router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode').use(throttle.feedChanges)
+  router
+    .post('/hmac/rotate', [PartnerBridgeController, 'rotate'])
+    .as('hmac.rotate')
+    .use(throttle.feedChanges)
+  router
+    .post('/hmac/test', [PartnerBridgeController, 'test'])
+    .as('hmac.test')
+    .use(throttle.hmacTests)
+  router
+    .post('/link-wallet/nonce', [LinkWalletNonceController, 'handle'])
+    .as('link_wallet.nonce')
+    .use(throttle.walletLinking)
+  router
+    .post('/link-wallet', [LinkWithdrawalWalletController, 'handle'])
+    .as('link_wallet')
+    .use(throttle.walletLinking)
+}).as('providers.owned')
 
 router.get('/providers', [PublicProvidersController, 'index']).as('providers.index')
 router

@@ -1,5 +1,5 @@
 import router from '@adonisjs/core/services/router'
-import { middleware } from '#start/kernel'
+import { ownerRoutes } from '#provider_accounts/owner_routes'
 import { throttle } from '#start/limiter'
 
 const RequestWithdrawalController = () =>
@@ -9,17 +9,13 @@ const ListWithdrawalsController = () =>
 const ShowWithdrawalController = () => import('#withdrawals/controllers/show_withdrawal_controller')
 
 /** The owner's money out: a bearer session of the wallet that registered the provider. */
-router
-  .group(() => {
-    router
-      .post('withdraw', [RequestWithdrawalController, 'handle'])
-      .as('withdraw')
-      .use(throttle.withdrawals)
-    router.get('withdrawals', [ListWithdrawalsController, 'handle']).as('withdrawals')
-    router
-      .get('withdrawals/:withdrawal_id', [ShowWithdrawalController, 'handle'])
-      .as('withdrawals.show')
-  })
-  .prefix('/providers/id/:id')
-  .as('providers.withdrawals')
-  .use(middleware.auth())
+ownerRoutes(() => {
+  router
+    .post('withdraw', [RequestWithdrawalController, 'handle'])
+    .as('withdraw')
+    .use(throttle.withdrawals)
+  router.get('withdrawals', [ListWithdrawalsController, 'handle']).as('withdrawals')
+  router
+    .get('withdrawals/:withdrawal_id', [ShowWithdrawalController, 'handle'])
+    .as('withdrawals.show')
+}).as('providers.withdrawals')

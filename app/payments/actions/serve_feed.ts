@@ -10,11 +10,9 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import type Feed from '#models/feed'
 import { ServePaidCall } from '#payments/actions/serve_paid_call'
+import { type FeedRef, paidFeedPath } from '#payments/feed_path'
 import { feedPaymentRequired } from '#payments/feed_payment_required'
 import type { PaidCallResult } from '#payments/paid_call_response'
-
-/** A built-in feed by id, or a provider's feed by handle and slug. */
-export type FeedRef = { id: string } | { handle: string; slug: string }
 
 export interface FeedRequest {
   feed: FeedRef
@@ -97,7 +95,7 @@ export class ServeFeed {
     if ('id' in ref) {
       const feed = await this.feeds.builtin(ref.id)
       if (!feed) throw new E_FEED_NOT_FOUND(ref.id, await this.feeds.closestTo(ref.id))
-      return { feed, path: `/feeds/${feed.slug}` }
+      return { feed, path: paidFeedPath({ id: feed.slug }) }
     }
     const { handle, slug } = ref
     const feed = await this.feeds.ofProvider(handle, slug)
@@ -107,6 +105,6 @@ export class ServeFeed {
         await this.feeds.closestTo(`${handle}/${slug}`)
       )
     }
-    return { feed, path: `/feeds/p/${handle}/${feed.slug}` }
+    return { feed, path: paidFeedPath({ handle, slug: feed.slug }) }
   }
 }

@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { type IssuedChallenge, SignInChallenges } from '#auth/sign_in_challenges'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
 import { type LinkChallenge, linkChallenges } from '#provider_accounts/withdrawal_wallet_consent'
 
 export interface LinkWalletChallenges {
@@ -19,12 +19,8 @@ export interface LinkWalletChallenges {
 export class IssueLinkWalletChallenges {
   constructor(private challenges: SignInChallenges) {}
 
-  async execute(
-    providerId: string,
-    wallet: string,
-    address: string
-  ): Promise<LinkWalletChallenges> {
-    const needed = linkChallenges(await ownedProvider(providerId, wallet), address)
+  async execute(provider: Provider, address: string): Promise<LinkWalletChallenges> {
+    const needed = linkChallenges(provider, address)
     const issue = (challenge: LinkChallenge) =>
       this.challenges.issue(challenge.walletAddress, challenge)
     return {

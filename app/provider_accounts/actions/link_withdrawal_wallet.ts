@@ -4,10 +4,11 @@ import type { AccessToken } from '@adonisjs/auth/access_tokens'
 import { DateTime } from 'luxon'
 import { type ChallengeAnswer, SignInChallenges } from '#auth/sign_in_challenges'
 import { Clock } from '#core/clock'
+import type Provider from '#models/provider'
 import User from '#models/user'
 import { ProvidersConfig } from '#provider_accounts/define_config'
 import { E_OWNER_SIGNATURE_REQUIRED } from '#provider_accounts/exceptions'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import { lockedProvider } from '#provider_accounts/provider_access'
 import type { LinkWalletInput } from '#provider_accounts/validators'
 import { type LinkChallenge, linkChallenges } from '#provider_accounts/withdrawal_wallet_consent'
 
@@ -40,10 +41,10 @@ export class LinkWithdrawalWallet {
     private config: ProvidersConfig
   ) {}
 
-  async execute(providerId: string, session: OwnerSession, input: LinkWalletInput) {
+  async execute(owned: Provider, session: OwnerSession, input: LinkWalletInput) {
     const address = input.wallet_address
     return db.transaction(async (trx) => {
-      const provider = await ownedProvider(providerId, session.user.walletAddress, trx)
+      const provider = await lockedProvider(owned, trx)
       const needed = linkChallenges(provider, address)
       const owner = needed.owner && { challenge: needed.owner, answer: ownerApproval(input) }
 

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
+import { Clock } from '#core/clock'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { declaredOutput } from '#feeds/output_schema'
@@ -12,14 +13,14 @@ import { E_SLUG_TAKEN } from '#provider_accounts/exceptions'
 import { FeedCaps } from '#provider_accounts/feed_caps'
 import { FeedSourceChange } from '#provider_accounts/feed_source_change'
 import { FeedSources } from '#provider_accounts/feed_sources'
-import { liveFeedOf, ownedProvider } from '#provider_accounts/provider_access'
+import { liveFeedOf, lockedProvider } from '#provider_accounts/provider_access'
 import { isUniqueViolation } from '#provider_accounts/unique_violation'
 import type { FeedInput, FeedUpdate } from '#provider_accounts/validators'
 
 /**
- * A provider's feeds: create, edit, pause/resume, delete. Every change runs
- * with the provider row locked, re-checking ownership inside the
- * transaction; those that can add to a feed count are held to the feed caps.
+ * A provider's feeds: create, edit, pause/resume, delete, of the owned
+ * provider (`ctx.ownedProvider`). Every change runs with the provider row
+ * locked; those that can add to a feed count are held to the feed caps.
  * Deleting keeps the row (payments and history point at it) and frees the slug.
  */
 @inject()
@@ -29,7 +30,8 @@ export class ManageFeeds {
     private directory: FeedDirectory,
     private cache: FeedCache,
     private sourceChange: FeedSourceChange,
-    private caps: FeedCaps
+    private caps: FeedCaps,
+    private clock: Clock
   ) {}
 
   /** The provider's live (not deleted) feeds, oldest first. */
@@ -41,12 +43,12 @@ export class ManageFeeds {
       .orderBy('slug')
   }
 
-  async create(providerId: string, wallet: string, input: FeedInput) {
+  async create(owned: Provider, input: FeedInput) {
     const output = declaredOutput(input)
-    return this.#change(providerId, wallet, async (provider, trx) => {
+    return this.#change(owned, async (provider, trx) => {
       const source = await this.feedSources.resolve(provider.integrationMode, input)
       try {
-        const { feed, pushSecret } = newFeed(provider.id, input, source, output)
+        const { feed, pushSecret } = newFeed(provider.id, input, source, output, this.#now())
         await this.caps.guard(provider.ownerWallet, trx, () => feed.useTransaction(trx).save())
         if (provider.status === 'pending') {
           provider.status = 'active'
@@ -61,8 +63,8 @@ export class ManageFeeds {
   }
 
   /** Edits a feed; payloads cached under its old settings are dropped once committed. */
-  async update(providerId: string, wallet: string, slug: string, patch: FeedUpdate) {
-    const updated = await this.#change(providerId, wallet, async (provider, trx) => {
+  async update(owned: Provider, slug: string, patch: FeedUpdate) {
+    const updated = await this.#change(owned, async (provider, trx) => {
       const feed = await liveFeedOf(provider, slug, trx)
       if (patch.display_name !== undefined) feed.displayName = patch.display_name
       if (patch.description !== undefined) feed.description = patch.description
@@ -94,8 +96,8 @@ export class ManageFeeds {
     return updated
   }
 
-  async setActive(providerId: string, wallet: string, slug: string, active: boolean) {
-    return this.#change(providerId, wallet, async (provider, trx) => {
+  async setActive(owned: Provider, slug: string, active: boolean) {
+    return this.#change(owned, async (provider, trx) => {
       const feed = await liveFeedOf(provider, slug, trx)
       feed.status = active ? 'active' : 'paused'
       await this.caps.guard(provider.ownerWallet, trx, () => feed.useTransaction(trx).save())
@@ -103,22 +105,25 @@ export class ManageFeeds {
     })
   }
 
-  async remove(providerId: string, wallet: string, slug: string) {
-    await this.#change(providerId, wallet, async (provider, trx) => {
+  async remove(owned: Provider, slug: string) {
+    await this.#change(owned, async (provider, trx) => {
       const feed = await liveFeedOf(provider, slug, trx)
-      feed.deletedAt = DateTime.now()
+      feed.deletedAt = this.#now()
       feed.status = 'paused'
       await feed.useTransaction(trx).save()
     })
   }
 
+  #now() {
+    return DateTime.fromMillis(this.clock.now())
+  }
+
   async #change<T>(
-    providerId: string,
-    wallet: string,
+    owned: Provider,
     change: (provider: Provider, trx: TransactionClientContract) => Promise<T>
   ): Promise<T> {
     const result = await db.transaction(async (trx) =>
-      change(await ownedProvider(providerId, wallet, trx), trx)
+      change(await lockedProvider(owned, trx), trx)
     )
     this.directory.forget()
     return result

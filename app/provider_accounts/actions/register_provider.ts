@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { ChainConfig } from '#chain/define_config'
+import { Clock } from '#core/clock'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { declaredOutput } from '#feeds/output_schema'
 import Provider from '#models/provider'
@@ -28,7 +29,8 @@ export class RegisterProvider {
     private feedSources: FeedSources,
     private directory: FeedDirectory,
     private chain: ChainConfig,
-    private caps: FeedCaps
+    private caps: FeedCaps,
+    private clock: Clock
   ) {}
 
   async execute(ownerWallet: string, input: RegistrationInput) {
@@ -47,6 +49,7 @@ export class RegisterProvider {
     const output = input.feed ? declaredOutput(input.feed, undefined, 'feed.') : undefined
     const secret = input.integration_mode === 'partner_bridge' ? partnerSecrets.issue() : undefined
     const custodial = generateCustodialWallet(this.chain.network)
+    const now = DateTime.fromMillis(this.clock.now())
 
     try {
       const { provider, feed, pushSecret } = await db.transaction(async (trx) => {
@@ -64,7 +67,7 @@ export class RegisterProvider {
             custodialAddress: custodial.address,
             custodialKeyEncrypted: custodial.encryptedKey,
             hmacKeyEncrypted: secret?.encryptedKey ?? null,
-            hmacSecretIssuedAt: secret ? DateTime.now() : null,
+            hmacSecretIssuedAt: secret ? now : null,
             status: input.feed ? 'active' : 'pending',
             pendingRevenueMicrostx: 0n,
             lifetimeEarnedMicrostx: 0n,
@@ -74,7 +77,7 @@ export class RegisterProvider {
         )
         const first =
           input.feed && source && output
-            ? newFeed(created.id, input.feed, source, output)
+            ? newFeed(created.id, input.feed, source, output, now)
             : undefined
         if (first) {
           await this.caps.guard(ownerWallet, trx, () => first.feed.useTransaction(trx).save())

@@ -1,8 +1,11 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import { Clock } from '#core/clock'
 import { DocumentIntake } from '#feeds/document_intake'
 import { issuePushSecret } from '#feeds/push_secrets'
-import { ownedFeed } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
+import { liveFeedOf } from '#provider_accounts/provider_access'
 
 /**
  * A new push secret for a webhook_push feed, shown once. The old one stops
@@ -10,13 +13,16 @@ import { ownedFeed } from '#provider_accounts/provider_access'
  */
 @inject()
 export class RotatePushSecret {
-  constructor(private intake: DocumentIntake) {}
+  constructor(
+    private intake: DocumentIntake,
+    private clock: Clock
+  ) {}
 
-  async execute(providerId: string, wallet: string, slug: string): Promise<string> {
+  async execute(provider: Provider, slug: string): Promise<string> {
     return db.transaction(async (trx) => {
-      const { feed } = await ownedFeed(providerId, wallet, slug, trx)
+      const feed = await liveFeedOf(provider, slug, trx)
       await this.intake.receiving(feed, 'push')
-      const secret = issuePushSecret(feed)
+      const secret = issuePushSecret(feed, DateTime.fromMillis(this.clock.now()))
       await feed.useTransaction(trx).save()
       return secret
     })

@@ -2,15 +2,17 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { DateTime } from 'luxon'
+import { Clock } from '#core/clock'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
+import type Provider from '#models/provider'
 import { E_MODE_UNCHANGED } from '#provider_accounts/exceptions'
 import { FeedSourceChange } from '#provider_accounts/feed_source_change'
 import { FeedSources } from '#provider_accounts/feed_sources'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
 import { FeedCaps } from '#provider_accounts/feed_caps'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import { lockedProvider } from '#provider_accounts/provider_access'
 import type { ModeSwitchInput } from '#provider_accounts/validators'
 
 /**
@@ -30,10 +32,11 @@ export class SwitchIntegrationMode {
     private directory: FeedDirectory,
     private cache: FeedCache,
     private sourceChange: FeedSourceChange,
-    private caps: FeedCaps
+    private caps: FeedCaps,
+    private clock: Clock
   ) {}
 
-  async execute(providerId: string, wallet: string, input: ModeSwitchInput) {
+  async execute(owned: Provider, input: ModeSwitchInput) {
     const mode = input.integration_mode
     if (mode === 'partner_bridge' && !input.partner_endpoint) {
       throw new vineErrors.E_VALIDATION_ERROR([
@@ -46,7 +49,7 @@ export class SwitchIntegrationMode {
     }
 
     const result = await db.transaction(async (trx) => {
-      const provider = await ownedProvider(providerId, wallet, trx)
+      const provider = await lockedProvider(owned, trx)
       if (provider.integrationMode === mode) throw new E_MODE_UNCHANGED([mode])
 
       const liveFeeds = await this.feeds.liveFeeds(provider, trx).forUpdate()
@@ -71,7 +74,7 @@ export class SwitchIntegrationMode {
       provider.integrationMode = mode
       provider.partnerEndpoint = mode === 'partner_bridge' ? input.partner_endpoint! : null
       provider.hmacKeyEncrypted = secret?.encryptedKey ?? null
-      provider.hmacSecretIssuedAt = secret ? DateTime.now() : null
+      provider.hmacSecretIssuedAt = secret ? DateTime.fromMillis(this.clock.now()) : null
       await provider.useTransaction(trx).save()
       const pushSecrets: Record<string, string> = {}
       await this.caps.guard(provider.ownerWallet, trx, async () => {

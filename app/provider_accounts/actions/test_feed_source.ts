@@ -3,7 +3,8 @@ import { E_SOURCE_NOT_FETCHED } from '#feeds/exceptions'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import type { SourceProbe } from '#feeds/source_driver'
-import { ownedFeed } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
+import { liveFeedOf } from '#provider_accounts/provider_access'
 
 /**
  * `POST …/feeds/:slug/source/test`: fetches the feed's source once now, as a
@@ -18,8 +19,8 @@ export class TestFeedSource {
     private snapshots: FeedSnapshots
   ) {}
 
-  async execute(providerId: string, wallet: string, slug: string): Promise<SourceProbe> {
-    const { feed } = await ownedFeed(providerId, wallet, slug)
+  async execute(provider: Provider, slug: string): Promise<SourceProbe> {
+    const feed = await liveFeedOf(provider, slug)
     const driver = await this.sources.use(feed.sourceType)
     if (!driver.probe) throw new E_SOURCE_NOT_FETCHED([feed.sourceType])
     const probe = await driver.probe(feed)

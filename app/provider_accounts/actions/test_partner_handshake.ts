@@ -7,7 +7,7 @@ import { OutboundFailure, describeOutboundFailure } from '#outbound/outbound_fai
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
 import { E_NO_FEEDS, E_NOT_PARTNER_BRIDGE } from '#provider_accounts/exceptions'
 import { partnerTargetFor } from '#provider_accounts/partner_targets'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
 
 export type HandshakeResult =
   | 'ok'
@@ -44,8 +44,7 @@ export class TestPartnerHandshake {
     private feeds: ManageFeeds
   ) {}
 
-  async execute(providerId: string, wallet: string) {
-    const provider = await ownedProvider(providerId, wallet)
+  async execute(provider: Provider) {
     const target = partnerTargetFor(provider)
     if (!target) throw new E_NOT_PARTNER_BRIDGE()
     const feed = await this.feeds.liveFeeds(provider).where('source_type', 'partner_bridge').first()

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { DocumentIntake } from '#feeds/document_intake'
-import { ownedFeed } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
+import { liveFeedOf } from '#provider_accounts/provider_access'
 
 /**
  * `POST …/feeds/:slug/upload`: the owner's JSON document becomes the
@@ -11,8 +12,8 @@ import { ownedFeed } from '#provider_accounts/provider_access'
 export class UploadFeedDocument {
   constructor(private intake: DocumentIntake) {}
 
-  async execute(providerId: string, wallet: string, slug: string, body: string | null) {
-    const { feed } = await ownedFeed(providerId, wallet, slug)
+  async execute(provider: Provider, slug: string, body: string | null) {
+    const feed = await liveFeedOf(provider, slug)
     return this.intake.accept(feed, 'upload', body)
   }
 }

@@ -14,31 +14,22 @@ export default class FeedSourceController {
     private rotatePushSecret: RotatePushSecret
   ) {}
 
-  async upload({ auth, params, request }: HttpContext) {
+  async upload({ ownedProvider, params, request }: HttpContext) {
     const snapshot = await this.uploadDocument.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
+      ownedProvider,
       String(params.slug),
       request.raw()
     )
     return { snapshot: snapshotView(snapshot) }
   }
 
-  async test({ auth, params }: HttpContext) {
-    return this.testSource.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      String(params.slug)
-    )
+  async test({ ownedProvider, params }: HttpContext) {
+    return this.testSource.execute(ownedProvider, String(params.slug))
   }
 
-  async rotate({ auth, params }: HttpContext) {
+  async rotate({ ownedProvider, params }: HttpContext) {
     return {
-      push_secret: await this.rotatePushSecret.execute(
-        String(params.id),
-        auth.getUserOrFail().walletAddress,
-        String(params.slug)
-      ),
+      push_secret: await this.rotatePushSecret.execute(ownedProvider, String(params.slug)),
     }
   }
 }

@@ -17,13 +17,9 @@ function challengeView(challenge: IssuedChallenge) {
 export default class LinkWalletNonceController {
   constructor(private issueChallenges: IssueLinkWalletChallenges) {}
 
-  async handle({ auth, params, request }: HttpContext) {
+  async handle({ ownedProvider, request }: HttpContext) {
     const { wallet_address: address } = await request.validateUsing(linkWalletNonceValidator)
-    const challenges = await this.issueChallenges.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      address
-    )
+    const challenges = await this.issueChallenges.execute(ownedProvider, address)
     return {
       ...challengeView(challenges.wallet),
       owner_challenge: challenges.owner ? challengeView(challenges.owner) : null,

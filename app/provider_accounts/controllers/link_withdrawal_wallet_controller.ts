@@ -9,11 +9,11 @@ import { linkWalletValidator } from '#provider_accounts/validators'
 export default class LinkWithdrawalWalletController {
   constructor(private linkWallet: LinkWithdrawalWallet) {}
 
-  async handle({ auth, params, request }: HttpContext) {
+  async handle({ auth, ownedProvider, request }: HttpContext) {
     const input = await request.validateUsing(linkWalletValidator)
     const user = auth.getUserOrFail()
     const provider = await this.linkWallet.execute(
-      String(params.id),
+      ownedProvider,
       { user, token: user.currentAccessToken! },
       input
     )

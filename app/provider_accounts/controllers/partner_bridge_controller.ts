@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { rotatePartnerSecret } from '#provider_accounts/actions/rotate_partner_secret'
+import { RotatePartnerSecret } from '#provider_accounts/actions/rotate_partner_secret'
 import { SwitchIntegrationMode } from '#provider_accounts/actions/switch_integration_mode'
 import { TestPartnerHandshake } from '#provider_accounts/actions/test_partner_handshake'
 import { OwnerViews } from '#provider_accounts/owner_views'
@@ -15,16 +15,16 @@ import { switchModeValidator } from '#provider_accounts/validators'
 export default class PartnerBridgeController {
   constructor(
     private switchIntegrationMode: SwitchIntegrationMode,
+    private rotatePartnerSecret: RotatePartnerSecret,
     private handshake: TestPartnerHandshake,
     private firstPoll: FirstPoll,
     private views: OwnerViews
   ) {}
 
-  async switchMode({ auth, params, request }: HttpContext) {
+  async switchMode({ ownedProvider, request }: HttpContext) {
     const input = await request.validateUsing(switchModeValidator)
     const { provider, feeds, hmacSecret, pushSecrets } = await this.switchIntegrationMode.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
+      ownedProvider,
       input
     )
     const firstPolls = await this.firstPoll.ofEach(feeds)
@@ -36,13 +36,11 @@ export default class PartnerBridgeController {
     }
   }
 
-  async rotate({ auth, params }: HttpContext) {
-    return {
-      hmac_secret: await rotatePartnerSecret(String(params.id), auth.getUserOrFail().walletAddress),
-    }
+  async rotate({ ownedProvider }: HttpContext) {
+    return { hmac_secret: await this.rotatePartnerSecret.execute(ownedProvider) }
   }
 
-  async test({ auth, params }: HttpContext) {
-    return this.handshake.execute(String(params.id), auth.getUserOrFail().walletAddress)
+  async test({ ownedProvider }: HttpContext) {
+    return this.handshake.execute(ownedProvider)
   }
 }

@@ -6,7 +6,6 @@ import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
 import { RegisterProvider } from '#provider_accounts/actions/register_provider'
 import { UpdateProviderProfile } from '#provider_accounts/actions/update_provider_profile'
 import { OwnerViews } from '#provider_accounts/owner_views'
-import { ownedProvider } from '#provider_accounts/provider_access'
 import { registerProviderValidator, updateProfileValidator } from '#provider_accounts/validators'
 
 /** Registration, profile edits and the owner's private views. */
@@ -48,18 +47,13 @@ export default class ProviderAccountsController {
     }
   }
 
-  async show({ auth, params }: HttpContext) {
-    const provider = await ownedProvider(String(params.id), auth.getUserOrFail().walletAddress)
+  async show({ ownedProvider: provider }: HttpContext) {
     return { provider: await this.views.provider(provider, await this.feeds.liveFeeds(provider)) }
   }
 
-  async update({ auth, params, request }: HttpContext) {
+  async update({ ownedProvider, request }: HttpContext) {
     const patch = await request.validateUsing(updateProfileValidator)
-    const { provider, feeds } = await this.updateProfile.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      patch
-    )
+    const { provider, feeds } = await this.updateProfile.execute(ownedProvider, patch)
     return { provider: await this.views.provider(provider, feeds) }
   }
 }

@@ -3,7 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { FirstPoll } from '#feeds/first_poll'
 import { ManageFeeds } from '#provider_accounts/actions/manage_feeds'
 import { OwnerViews } from '#provider_accounts/owner_views'
-import { ownedFeed } from '#provider_accounts/provider_access'
+import { liveFeedOf } from '#provider_accounts/provider_access'
 import {
   createFeedValidator,
   feedStateValidator,
@@ -23,13 +23,9 @@ export default class ProviderFeedsController {
     private views: OwnerViews
   ) {}
 
-  async store({ auth, params, request, response }: HttpContext) {
+  async store({ ownedProvider, request, response }: HttpContext) {
     const input = await request.validateUsing(createFeedValidator)
-    const { provider, feed, pushSecret } = await this.feeds.create(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      input
-    )
+    const { provider, feed, pushSecret } = await this.feeds.create(ownedProvider, input)
     const firstPoll = await this.firstPoll.of(feed)
     return response.status(201).send({
       feed: await this.views.feed(provider, feed),
@@ -38,20 +34,15 @@ export default class ProviderFeedsController {
     })
   }
 
-  async show({ auth, params }: HttpContext) {
-    const { provider, feed } = await ownedFeed(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      String(params.slug)
-    )
-    return { feed: await this.views.feed(provider, feed) }
+  async show({ ownedProvider, params }: HttpContext) {
+    const feed = await liveFeedOf(ownedProvider, String(params.slug))
+    return { feed: await this.views.feed(ownedProvider, feed) }
   }
 
-  async update({ auth, params, request }: HttpContext) {
+  async update({ ownedProvider, params, request }: HttpContext) {
     const patch = await request.validateUsing(updateFeedValidator)
     const { provider, feed, pushSecret, changesSource } = await this.feeds.update(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
+      ownedProvider,
       String(params.slug),
       patch
     )
@@ -63,23 +54,18 @@ export default class ProviderFeedsController {
     }
   }
 
-  async setState({ auth, params, request }: HttpContext) {
+  async setState({ ownedProvider, params, request }: HttpContext) {
     const { active } = await request.validateUsing(feedStateValidator)
     const { provider, feed } = await this.feeds.setActive(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
+      ownedProvider,
       String(params.slug),
       active
     )
     return { feed: await this.views.feed(provider, feed) }
   }
 
-  async destroy({ auth, params, response }: HttpContext) {
-    await this.feeds.remove(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      String(params.slug)
-    )
+  async destroy({ ownedProvider, params, response }: HttpContext) {
+    await this.feeds.remove(ownedProvider, String(params.slug))
     return response.noContent()
   }
 }

@@ -1,5 +1,6 @@
 import { publicUrl } from '#core/public_url'
 import { stxNumber } from '#ledger/money'
+import { paidFeedPath } from '#payments/feed_path'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
 import { MANIFEST_VERSION } from '#provider_accounts/manifest/manifest_checks'
@@ -21,7 +22,7 @@ export function manifestFeedPath(
     const path = feed.sourceSettings.source_path
     return bridged && typeof path === 'string' ? path : null
   }
-  return bridged ? null : `/feeds/p/${provider.handle}/${feed.slug}`
+  return bridged ? null : paidFeedPath({ handle: provider.handle, slug: feed.slug })
 }
 
 /**

@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
 import { WithdrawalsConfig } from '#withdrawals/define_config'
 import { WithdrawalRecords } from '#withdrawals/withdrawal_records'
 
@@ -11,8 +11,7 @@ export class ListWithdrawals {
     private config: WithdrawalsConfig
   ) {}
 
-  async execute(providerId: string, ownerWallet: string, limit: number | undefined) {
-    const provider = await ownedProvider(providerId, ownerWallet)
+  async execute(provider: Provider, limit: number | undefined) {
     const { defaultLimit, maxLimit } = this.config.list
     return this.records.listOf(provider.id, Math.min(limit ?? defaultLimit, maxLimit))
   }

@@ -4,7 +4,8 @@ import { Database } from '@adonisjs/lucid/database'
 import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
 import type { Microstx } from '#ledger/money'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
+import { lockedProvider } from '#provider_accounts/provider_access'
 import { WithdrawalsConfig } from '#withdrawals/define_config'
 import {
   E_AMOUNT_ABOVE_MAXIMUM,
@@ -20,8 +21,8 @@ import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
 import { type Withdrawal, WithdrawalRecords } from '#withdrawals/withdrawal_records'
 
 export interface WithdrawalRequest {
-  providerId: string
-  ownerWallet: string
+  /** The owned provider (`ctx.ownedProvider`). */
+  provider: Provider
   amount: Microstx
   destination: string
   idempotencyKey: string
@@ -50,7 +51,7 @@ export class RequestWithdrawal {
 
   async execute(request: WithdrawalRequest): Promise<{ withdrawal: Withdrawal; created: boolean }> {
     const recorded = await this.db.transaction(async (trx) => {
-      const provider = await ownedProvider(request.providerId, request.ownerWallet, trx)
+      const provider = await lockedProvider(request.provider, trx)
       const existing = await this.records.findByKey(provider.id, request.idempotencyKey, trx)
       if (existing) {
         const same =

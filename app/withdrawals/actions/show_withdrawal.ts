@@ -1,5 +1,5 @@
 import { inject } from '@adonisjs/core'
-import { ownedProvider } from '#provider_accounts/provider_access'
+import type Provider from '#models/provider'
 import { E_WITHDRAWAL_NOT_FOUND } from '#withdrawals/exceptions'
 import { WithdrawalRecords } from '#withdrawals/withdrawal_records'
 import { isUuid } from '#core/uuid'
@@ -9,8 +9,7 @@ import { isUuid } from '#core/uuid'
 export class ShowWithdrawal {
   constructor(private records: WithdrawalRecords) {}
 
-  async execute(providerId: string, ownerWallet: string, withdrawalId: string) {
-    const provider = await ownedProvider(providerId, ownerWallet)
+  async execute(provider: Provider, withdrawalId: string) {
     const withdrawal = isUuid(withdrawalId) ? await this.records.find(withdrawalId) : null
     if (!withdrawal || withdrawal.providerId !== provider.id) {
       throw new E_WITHDRAWAL_NOT_FOUND([withdrawalId])

@@ -13,13 +13,9 @@ export default class ListWithdrawalsController {
     private chain: ChainConfig
   ) {}
 
-  async handle({ auth, params, request, response }: HttpContext) {
+  async handle({ ownedProvider, request, response }: HttpContext) {
     const { limit } = await request.validateUsing(listWithdrawalsValidator, { data: request.qs() })
-    const withdrawals = await this.listWithdrawals.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
-      limit
-    )
+    const withdrawals = await this.listWithdrawals.execute(ownedProvider, limit)
     const views = withdrawals.map((withdrawal) => withdrawalView(withdrawal, this.chain))
     if (request.accepts(['application/json', 'text/csv']) === 'text/csv') {
       response.header('content-type', 'text/csv; charset=utf-8')

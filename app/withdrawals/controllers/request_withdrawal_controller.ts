@@ -13,11 +13,10 @@ export default class RequestWithdrawalController {
     private chain: ChainConfig
   ) {}
 
-  async handle({ auth, params, request, response }: HttpContext) {
+  async handle({ ownedProvider, request, response }: HttpContext) {
     const input = await request.validateUsing(withdrawValidator)
     const { withdrawal, created } = await this.requestWithdrawal.execute({
-      providerId: String(params.id),
-      ownerWallet: auth.getUserOrFail().walletAddress,
+      provider: ownedProvider,
       amount: BigInt(input.amount_microstx),
       destination: input.destination_address,
       idempotencyKey: input.idempotency_key.toLowerCase(),

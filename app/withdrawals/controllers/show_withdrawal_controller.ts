@@ -12,10 +12,9 @@ export default class ShowWithdrawalController {
     private chain: ChainConfig
   ) {}
 
-  async handle({ auth, params }: HttpContext) {
+  async handle({ ownedProvider, params }: HttpContext) {
     const { withdrawal, history } = await this.showWithdrawal.execute(
-      String(params.id),
-      auth.getUserOrFail().walletAddress,
+      ownedProvider,
       String(params.withdrawal_id)
     )
     return {

@@ -2,9 +2,18 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+import Feed from '#models/feed'
 import Provider from '#models/provider'
 import { partnerSecrets } from '#provider_accounts/partner_secrets'
-import { expectStatus, newOwner, postRegistration, registration } from '#tests/support/providers'
+import {
+  expectStatus,
+  mirrorRegistration,
+  newOwner,
+  postRegistration,
+  registration,
+} from '#tests/support/providers'
+import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { deriveKey } from '#partner_verifier'
 import { checkAddress } from '#chain/address'
 import { NETWORKS } from '#chain/network'
@@ -390,5 +399,52 @@ test.group('Provider registration', (group) => {
   test('registration needs a session', async ({ client }) => {
     const response = await client.post('/providers').json(registration())
     response.assertStatus(401)
+  })
+})
+
+test.group('Provider secrets are issued at the Clock time', (group) => {
+  let clock: ManualClock
+
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => {
+    const manual = useManualClock()
+    clock = manual.clock
+    return () => manual.restore()
+  })
+
+  test('registration, a secret rotation and a deletion record the manual clock, not the wall clock', async ({
+    client,
+    assert,
+  }) => {
+    const at = (iso: string | null) => (iso === null ? null : DateTime.fromISO(iso).toMillis())
+    const owner = await newOwner(client)
+    const registered = await expectStatus(postRegistration(client, owner.token), 201)
+    const partner = registered.body()
+    const mirrorRegistered = await expectStatus(
+      postRegistration(client, owner.token, mirrorRegistration({ type: 'webhook_push' }, 'ticker')),
+      201
+    )
+    const mirror = mirrorRegistered.body()
+
+    assert.equal(at(partner.provider.hmac_secret_issued_at), clock.now())
+    assert.equal(at(mirror.feed.push_secret_issued_at), clock.now())
+
+    clock.advance(3_600_000)
+    const rotate = (path: string) => expectStatus(client.post(path).bearerToken(owner.token), 200)
+    await rotate(`/providers/id/${partner.provider.id}/hmac/rotate`)
+    await rotate(`/providers/id/${mirror.provider.id}/feeds/ticker/push-secret/rotate`)
+    await expectStatus(
+      client.delete(`/providers/id/${mirror.provider.id}/feeds/ticker`).bearerToken(owner.token),
+      204
+    )
+
+    const provider = await expectStatus(
+      client.get(`/providers/id/${partner.provider.id}`).bearerToken(owner.token),
+      200
+    )
+    assert.equal(at(provider.body().provider.hmac_secret_issued_at), clock.now())
+    const feed = await Feed.query().where('provider_id', mirror.provider.id).firstOrFail()
+    assert.equal(feed.pushSecretIssuedAt?.toMillis(), clock.now())
+    assert.equal(feed.deletedAt?.toMillis(), clock.now())
   })
 })

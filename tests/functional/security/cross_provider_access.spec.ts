@@ -15,26 +15,29 @@ interface OwnedRoute {
   pattern: string
 }
 
+function ownedRouteEntries() {
+  return Object.values(router.toJSON())
+    .flat()
+    .filter((route) => route.pattern.startsWith(OWNED_PREFIX))
+}
+
 /**
  * Every route under /providers/id/:id, read from the router itself: a route
  * added later is attacked too, without touching this file.
  */
 function ownedRoutes(): OwnedRoute[] {
-  const routes = Object.values(router.toJSON()).flat()
-  return routes
-    .filter((route) => route.pattern.startsWith(OWNED_PREFIX))
-    .flatMap((route) =>
-      route.methods
-        .filter((method) => method !== 'HEAD')
-        .map((method) => ({ name: route.name ?? route.pattern, method, pattern: route.pattern }))
-    )
+  return ownedRouteEntries().flatMap((route) =>
+    route.methods
+      .filter((method) => method !== 'HEAD')
+      .map((method) => ({ name: route.name ?? route.pattern, method, pattern: route.pattern }))
+  )
 }
 
 /**
  * Bodies the owner could send, so the attacker's request is valid and only
- * ownership can refuse it. A route not listed gets `{}`: when it validates a
- * body before it checks the owner, this test fails and names it — check the
- * owner first, or add a body here.
+ * ownership can refuse it. A route not listed gets `{}`: were ownership
+ * checked after the body (by hand, in a handler, instead of by the group's
+ * middleware), this test would fail and name it.
  */
 const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'providers.owned.update': { display_name: 'Taken over' },
@@ -77,6 +80,19 @@ test.group("Attacks | another provider's session on every owner route", (group) 
     const names = ownedRoutes().map(({ name }) => name)
     assert.includeMembers(names, Object.keys(VALID_BODIES))
     assert.includeMembers(names, ['providers.owned.show', 'providers.owned.hmac.rotate'])
+  })
+
+  test('every owner route runs the session check, then the one ownership check, first', ({
+    assert,
+  }) => {
+    // A route declared under the prefix outside `ownerRoutes` would have to
+    // check ownership by hand: it fails here, whatever its handler does.
+    for (const route of ownedRouteEntries()) {
+      const named = [...route.middleware.all()].flatMap((entry) =>
+        typeof entry !== 'function' && entry.name ? [entry.name] : []
+      )
+      assert.deepEqual(named.slice(0, 2), ['auth', 'ownedProvider'], route.pattern)
+    }
   })
 
   test('{method} {pattern} refuses provider B and changes nothing')
