@@ -173,7 +173,8 @@ test.group('Posting to the ledger', (group) => {
     })
 
     assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -300n)
-    assert.equal((await Provider.findOrFail(providerId)).pendingRevenueMicrostx, 300n)
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 300n)
   })
 
   test('an entry on an account that is not one of the typed ledger accounts is refused', async ({
