@@ -7,7 +7,7 @@ import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
-import { accounts } from '#ledger/ledger'
+import { accounts } from '#ledger/accounts'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { pointAppAtChain } from '#tests/support/chain'
 import { providerWithRevenue, withoutWithdrawalDelays } from '#tests/support/withdrawals'
@@ -215,7 +215,7 @@ test.group('Benchmark', () => {
 
       // Overdrafts: no balance below zero now or at any point of its ledger history, and what
       // left the providers' balances is exactly what was paid out.
-      const pendingAccounts = providerIds.map((id) => accounts.providerPending(id))
+      const pendingAccounts = providerIds.map((id) => accounts.providerPending(id).name)
       const lowest = await db.rawQuery(
         `SELECT min(balance) AS lowest FROM (
            SELECT -sum(amount_microstx) OVER (PARTITION BY account ORDER BY id) AS balance

@@ -7,7 +7,7 @@ import { PaymentsConfig } from '#payments/define_config'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentRecords } from '#payments/payment_records'
-import { PaymentPreflight } from '#payments/payment_preflight'
+import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
@@ -66,9 +66,9 @@ export default class PaymentsProvider {
         proofKey: paywallProofKey,
       })
     })
-    this.app.container.singleton(PaymentPreflight, async (resolver) => {
+    this.app.container.singleton(PreBroadcastChecks, async (resolver) => {
       const clock = await resolver.make(Clock)
-      return new PaymentPreflight(
+      return new PreBroadcastChecks(
         await resolver.make(ConfirmationWatcher),
         await resolver.make(CachedPayerAccounts),
         await resolver.make(PaymentRecords),

@@ -2,6 +2,8 @@ import { inject } from '@adonisjs/core'
 import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { Clock } from '#core/clock'
+import { type LedgerAccount, accounts } from '#ledger/accounts'
 import { type Microstx, parseMicrostx } from '#ledger/money'
 import { splitPayment } from '#ledger/split'
 import {
@@ -11,21 +13,9 @@ import {
   E_UNBALANCED_POSTING,
 } from '#ledger/exceptions'
 
-/** Ledger account names; a provider's accounts carry its id. */
-export const accounts = {
-  platformWallet: 'platform:wallet',
-  platformFees: 'platform:fees',
-  platformRevenue: 'platform:revenue',
-  /** Withdrawals debited from providers and not yet paid out on chain. */
-  payoutsInFlight: 'platform:payouts_in_flight',
-  /** The network fees the platform pays for its own transactions (withdrawals). */
-  networkFees: 'platform:network_fees',
-  providerPending: (providerId: string) => `provider:${providerId}:pending`,
-}
-
 /** Positive = debit, negative = credit. */
 export interface LedgerEntry {
-  account: string
+  account: LedgerAccount
   amount: Microstx
 }
 
@@ -47,6 +37,20 @@ export type PostingKind =
    */
   | 'opening_balance'
 
+/** The postings of a withdrawal's life, all referencing the withdrawal's id. */
+export const WITHDRAWAL_POSTING_KINDS = [
+  'withdrawal',
+  'withdrawal_reversal',
+  'withdrawal_payout',
+  'withdrawal_fee',
+] as const satisfies PostingKind[]
+
+/** The postings that move a provider's pending revenue for a withdrawal: its total withdrawn. */
+export const WITHDRAWN_POSTING_KINDS = [
+  'withdrawal',
+  'withdrawal_reversal',
+] as const satisfies PostingKind[]
+
 export interface Posting {
   kind: PostingKind
   /** The event's own id (payment txid, withdrawal id): (kind, reference) is posted once. */
@@ -60,7 +64,10 @@ export interface Posting {
  */
 @inject()
 export class Ledger {
-  constructor(private db: Database) {}
+  constructor(
+    private db: Database,
+    private clock: Clock
+  ) {}
 
   /**
    * Records one business event, in a savepoint of the caller's transaction so
@@ -68,8 +75,8 @@ export class Ledger {
    * Posting the same (kind, reference) again with the same entries posts
    * nothing and answers alreadyPosted, so a retried request cannot pay twice;
    * with other entries it throws E_EXISTS_WITH_DIFFERENT_ENTRIES. A posting
-   * that would take a provider's pending revenue below zero throws
-   * E_EXCEEDS_CREDITS.
+   * that would take an account that may not go negative (a provider's pending
+   * revenue, the payouts in flight) below zero throws E_EXCEEDS_CREDITS.
    */
   async post(
     trx: TransactionClientContract,
@@ -77,22 +84,61 @@ export class Ledger {
   ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
     assertBalanced(posting)
     return trx.transaction(async (savepoint) => {
+      await openAccounts(savepoint, posting)
       const inserted = await insert(savepoint, posting)
       if (inserted.alreadyPosted) {
         await assertSameEntries(savepoint, inserted.transactionId, posting)
         return inserted
       }
-      await updateProviderBalances(savepoint, posting)
-      await assertCommittable(savepoint)
+      await assertCommittable(savepoint, posting)
+      await this.#updateProviderBalances(savepoint, posting)
       return inserted
     })
   }
 
+  /**
+   * Keeps the providers' cached balances in step with their `pending` account,
+   * in the posting's transaction: pending_revenue is its balance, lifetime_earned
+   * what payments credited to it, total_withdrawn what withdrawals (less their
+   * reversals) debited from it. Credits are negative: a credit to `pending`
+   * raises the balance. The ledger has already refused a posting that takes
+   * the account below zero; the column's CHECK backs it.
+   */
+  async #updateProviderBalances(trx: TransactionClientContract, posting: Posting) {
+    const changes = new Map<string, { pending: Microstx; earned: Microstx; withdrawn: Microstx }>()
+    const withdrawn = (WITHDRAWN_POSTING_KINDS as readonly PostingKind[]).includes(posting.kind)
+    for (const { account, amount } of posting.entries) {
+      if (account.kind !== 'provider_pending' || account.providerId === null) continue
+      const change = changes.get(account.providerId) ?? { pending: 0n, earned: 0n, withdrawn: 0n }
+      change.pending -= amount
+      if (posting.kind === 'payment') change.earned -= amount
+      if (withdrawn) change.withdrawn += amount
+      changes.set(account.providerId, change)
+    }
+    for (const [providerId, change] of changes) {
+      await trx.rawQuery(
+        `UPDATE providers SET
+           pending_revenue_microstx = pending_revenue_microstx + ?,
+           lifetime_earned_microstx = lifetime_earned_microstx + ?,
+           total_withdrawn_microstx = total_withdrawn_microstx + ?,
+           updated_at = ?
+         WHERE id = ?`,
+        [
+          change.pending.toString(),
+          change.earned.toString(),
+          change.withdrawn.toString(),
+          new Date(this.clock.now()),
+          providerId,
+        ]
+      )
+    }
+  }
+
   /** Sum of the account's entries (debits positive). Pass `client` to read inside a transaction. */
-  async balanceOf(account: string, client: QueryClientContract = this.db.connection()) {
+  async balanceOf(account: LedgerAccount, client: QueryClientContract = this.db.connection()) {
     const row = await client
       .from('ledger_entries')
-      .where('account', account)
+      .where('account', account.name)
       .sum('amount_microstx as balance')
       .first()
     return parseMicrostx(row?.balance ?? 0)
@@ -202,6 +248,37 @@ export class Ledger {
   }
 }
 
+/**
+ * Creates the posting's accounts the ledger does not hold yet, from their
+ * typed values; the database checks each against its kind.
+ */
+async function openAccounts(trx: TransactionClientContract, posting: Posting) {
+  const opened = [
+    ...new Map(posting.entries.map(({ account }) => [account.name, account])).values(),
+  ]
+  try {
+    await trx.rawQuery(
+      `INSERT INTO ledger_accounts (name, kind, provider_id, may_go_negative)
+       VALUES ${opened.map(() => `(?, ?, NULLIF(?, '')::uuid, ?)`).join(', ')}
+       ON CONFLICT (name) DO NOTHING`,
+      opened.flatMap((account) => [
+        account.name,
+        account.kind,
+        account.providerId ?? '',
+        account.mayGoNegative,
+      ])
+    )
+  } catch (error) {
+    // check_violation: a name, kind or limit that disagree; foreign_key_violation: no such provider.
+    const { code, constraint } = error as { code?: string; constraint?: string }
+    if (code !== '23514' && code !== '23503') throw error
+    throw new E_INVALID_POSTING(
+      [posting.kind, posting.reference, `an entry names no valid account (${constraint})`],
+      { cause: error }
+    )
+  }
+}
+
 async function insert(
   trx: TransactionClientContract,
   posting: Posting
@@ -220,7 +297,7 @@ async function insert(
      SELECT posted.id, entry.account, entry.amount
        FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
      RETURNING transaction_id`,
-    [kind, reference, ...entries.flatMap((entry) => [entry.account, entry.amount.toString()])]
+    [kind, reference, ...entries.flatMap((entry) => [entry.account.name, entry.amount.toString()])]
   )
   if (inserted.rows.length === 0) {
     const existing = await trx
@@ -247,16 +324,13 @@ async function assertSameEntries(
     .from('ledger_entries')
     .where('transaction_id', transactionId)
     .select('account', 'amount_microstx')
-  const existing = rows.map((row) => ({
-    account: row.account as string,
-    amount: parseMicrostx(row.amount_microstx),
-  }))
-  if (entryKeys(existing).join('\n') === entryKeys(posting.entries).join('\n')) return
+  const existing = rows.map((row) => `${row.account} ${parseMicrostx(row.amount_microstx)}`).sort()
+  if (existing.join('\n') === entryKeys(posting.entries).join('\n')) return
   logger.error(
     {
       kind: posting.kind,
       reference: posting.reference,
-      existing_entries: entryKeys(existing),
+      existing_entries: existing,
       posted_entries: entryKeys(posting.entries),
     },
     'ledger posting exists with different entries'
@@ -266,83 +340,38 @@ async function assertSameEntries(
 
 /** "account amount" per entry, sorted. */
 function entryKeys(entries: LedgerEntry[]) {
-  return entries.map((entry) => `${entry.account} ${entry.amount}`).sort()
-}
-
-const PROVIDER_PENDING = /^provider:([0-9a-f-]{36}):pending$/
-const WITHDRAWAL_KINDS = new Set<PostingKind>(['withdrawal', 'withdrawal_reversal'])
-
-/**
- * Keeps the providers' cached balances in step with their `pending` account,
- * in the posting's transaction: pending_revenue is its balance, lifetime_earned
- * what payments credited to it, total_withdrawn what withdrawals (less their
- * reversals) debited from it. Credits are negative: a credit to `pending`
- * raises the balance. The pending revenue may not go below zero: the update is
- * conditional, and the column's CHECK backs it.
- */
-async function updateProviderBalances(trx: TransactionClientContract, posting: Posting) {
-  const changes = new Map<string, { pending: Microstx; earned: Microstx; withdrawn: Microstx }>()
-  for (const entry of posting.entries) {
-    const match = PROVIDER_PENDING.exec(entry.account)
-    if (!match) continue
-    const change = changes.get(match[1]) ?? { pending: 0n, earned: 0n, withdrawn: 0n }
-    change.pending -= entry.amount
-    if (posting.kind === 'payment') change.earned -= entry.amount
-    if (WITHDRAWAL_KINDS.has(posting.kind)) change.withdrawn += entry.amount
-    changes.set(match[1], change)
-  }
-  for (const [providerId, change] of changes) {
-    const updated = await trx.rawQuery(
-      `UPDATE providers SET
-         pending_revenue_microstx = pending_revenue_microstx + ?,
-         lifetime_earned_microstx = lifetime_earned_microstx + ?,
-         total_withdrawn_microstx = total_withdrawn_microstx + ?,
-         updated_at = now()
-       WHERE id = ? AND pending_revenue_microstx + ? >= 0`,
-      [
-        change.pending.toString(),
-        change.earned.toString(),
-        change.withdrawn.toString(),
-        providerId,
-        change.pending.toString(),
-      ]
-    )
-    if (updated.rowCount === 1) continue
-    const exists = await trx.from('providers').where('id', providerId).select('id').first()
-    if (exists) {
-      throw new E_EXCEEDS_CREDITS([
-        posting.kind,
-        posting.reference,
-        accounts.providerPending(providerId),
-      ])
-    }
-    throw new E_INVALID_POSTING([
-      posting.kind,
-      posting.reference,
-      `provider ${providerId} does not exist`,
-    ])
-  }
+  return entries.map((entry) => `${entry.account.name} ${entry.amount}`).sort()
 }
 
 function assertBalanced({ kind, reference, entries }: Posting) {
   if (entries.length === 0) throw new E_INVALID_POSTING([kind, reference, 'it has no entries'])
   const zero = entries.find((entry) => entry.amount === 0n)
   if (zero) {
-    throw new E_INVALID_POSTING([kind, reference, `its entry on "${zero.account}" is zero`])
+    throw new E_INVALID_POSTING([kind, reference, `its entry on "${zero.account.name}" is zero`])
   }
   const total = entries.reduce((sum, entry) => sum + entry.amount, 0n)
   if (total !== 0n) throw new E_UNBALANCED_POSTING([kind, reference, total.toString()])
 }
 
 /**
- * Runs the deferred balance trigger now instead of at COMMIT. Lucid's
- * db.transaction() resolves even when COMMIT fails (knex's commit() does not
- * reject), so a refusal at commit would roll back unnoticed; here it fails
- * the caller's statement. The trigger stays deferred for the rest of the
- * transaction.
+ * Runs the deferred triggers (the transaction balances, no account that may
+ * not go negative does) now instead of at COMMIT. Lucid's db.transaction()
+ * resolves even when COMMIT fails (knex's commit() does not reject), so a
+ * refusal at commit would roll back unnoticed; here it fails the caller's
+ * statement, and an account below zero is E_EXCEEDS_CREDITS. The triggers
+ * stay deferred for the rest of the transaction.
  */
-async function assertCommittable(trx: TransactionClientContract) {
-  await trx.rawQuery(
-    'SET CONSTRAINTS ledger_entries_balanced IMMEDIATE; SET CONSTRAINTS ledger_entries_balanced DEFERRED'
-  )
+async function assertCommittable(trx: TransactionClientContract, posting: Posting) {
+  try {
+    await trx.rawQuery(
+      `SET CONSTRAINTS ledger_entries_balanced, ledger_accounts_not_negative IMMEDIATE;
+       SET CONSTRAINTS ledger_entries_balanced, ledger_accounts_not_negative DEFERRED`
+    )
+  } catch (error) {
+    const { constraint, detail } = error as { constraint?: string; detail?: string }
+    if (constraint === 'ledger_accounts_not_negative' && detail) {
+      throw new E_EXCEEDS_CREDITS([posting.kind, posting.reference, detail], { cause: error })
+    }
+    throw error
+  }
 }

@@ -1,6 +1,8 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { type AccountKind, accounts } from '#ledger/accounts'
+import { type PostingKind, WITHDRAWAL_POSTING_KINDS, WITHDRAWN_POSTING_KINDS } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
 
 export interface LedgerAuditReport {
@@ -12,10 +14,16 @@ export interface LedgerAuditReport {
 
 type AuditCheck = (client: QueryClientContract) => Promise<string[]>
 
+/* The ledger's kinds, bound into the checks' SQL from their typed definitions. */
+const PAYMENT: PostingKind = 'payment'
+const PROVIDER_PENDING: AccountKind = 'provider_pending'
+
 /**
  * Recomputes what the ledger guarantees and reports every difference: each
  * ledger transaction has entries that sum to zero, all entries together sum
- * to zero, every provider's cached balances equal its ledger accounts, every
+ * to zero, the totals of every account that may not go negative equal its
+ * entries and leave it at or above zero, every provider's cached balances
+ * equal its ledger account, every
  * credited payment is a confirmed feed payment this service handed to the
  * node itself, for the amount posted, and every such payment is credited;
  * every withdrawal's postings match its status, and no platform nonce is used
@@ -31,6 +39,7 @@ export class LedgerAudit {
   protected checks: AuditCheck[] = [
     unbalancedTransactions,
     grandTotal,
+    accountTotals,
     providerBalances,
     creditedPaymentsWeBroadcast,
     confirmedPaymentsCredited,
@@ -81,17 +90,37 @@ async function grandTotal(client: QueryClientContract) {
   return total === 0n ? [] : [`all entries sum to ${total} µSTX, not 0`]
 }
 
+/** The totals the no-negative rule is checked against, recomputed from the entries. */
+async function accountTotals(client: QueryClientContract) {
+  const result = await client.rawQuery(
+    `SELECT a.name, a.debits_microstx, a.credits_microstx,
+            coalesce(sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0), 0) AS debits,
+            coalesce(-sum(e.amount_microstx) FILTER (WHERE e.amount_microstx < 0), 0) AS credits
+       FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account = a.name
+      WHERE NOT a.may_go_negative
+      GROUP BY a.name
+     HAVING a.debits_microstx <> coalesce(sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0), 0)
+         OR a.credits_microstx <> coalesce(-sum(e.amount_microstx) FILTER (WHERE e.amount_microstx < 0), 0)
+         OR a.debits_microstx > a.credits_microstx
+      ORDER BY a.name`
+  )
+  return result.rows.map(
+    (row: Record<string, string>) =>
+      `account ${row.name}: kept debits/credits ${row.debits_microstx}/${row.credits_microstx} µSTX, entries say ${row.debits}/${row.credits}` +
+      (BigInt(row.debits_microstx) > BigInt(row.credits_microstx) ? ', below zero' : '')
+  )
+}
+
 async function providerBalances(client: QueryClientContract) {
   const result = await client.rawQuery(
     `WITH ledger AS (
        SELECT p.id,
-              coalesce(-sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'), 0) AS pending,
-              coalesce(-sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'
-                                                          AND t.kind = 'payment'), 0) AS earned,
-              coalesce(sum(e.amount_microstx) FILTER (WHERE e.account = 'provider:' || p.id || ':pending'
-                                                         AND t.kind IN ('withdrawal', 'withdrawal_reversal')), 0) AS withdrawn
+              coalesce(-sum(e.amount_microstx), 0) AS pending,
+              coalesce(-sum(e.amount_microstx) FILTER (WHERE t.kind = ?), 0) AS earned,
+              coalesce(sum(e.amount_microstx) FILTER (WHERE t.kind = ANY(?)), 0) AS withdrawn
          FROM providers p
-         LEFT JOIN ledger_entries e ON e.account = 'provider:' || p.id || ':pending'
+         LEFT JOIN ledger_accounts a ON a.provider_id = p.id AND a.kind = ?
+         LEFT JOIN ledger_entries e ON e.account = a.name
          LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
         GROUP BY p.id
      )
@@ -101,7 +130,8 @@ async function providerBalances(client: QueryClientContract) {
       WHERE p.pending_revenue_microstx <> l.pending
          OR p.lifetime_earned_microstx <> l.earned
          OR p.total_withdrawn_microstx <> l.withdrawn
-      ORDER BY p.handle`
+      ORDER BY p.handle`,
+    [PAYMENT, [...WITHDRAWN_POSTING_KINDS], PROVIDER_PENDING]
   )
   return result.rows.map(
     (row: Record<string, string>) =>
@@ -115,12 +145,13 @@ async function creditedPaymentsWeBroadcast(client: QueryClientContract) {
     `SELECT t.reference, p.txid, p.purpose, p.status, p.broadcast_at, p.amount_microstx, w.received
        FROM ledger_transactions t
        CROSS JOIN LATERAL (SELECT sum(e.amount_microstx) AS received FROM ledger_entries e
-                            WHERE e.transaction_id = t.id AND e.account = 'platform:wallet') w
+                            WHERE e.transaction_id = t.id AND e.account = ?) w
        LEFT JOIN payments p ON p.txid = t.reference
-      WHERE t.kind = 'payment'
+      WHERE t.kind = ?
         AND (p.txid IS NULL OR p.purpose <> 'feed' OR p.status <> 'confirmed'
              OR p.broadcast_at IS NULL OR p.amount_microstx IS DISTINCT FROM w.received)
-      ORDER BY t.created_at, t.id`
+      ORDER BY t.created_at, t.id`,
+    [accounts.platformWallet.name, PAYMENT]
   )
   return result.rows.map((row: Record<string, string | null>) => {
     const what = `payment posting "${row.reference}"`
@@ -139,8 +170,9 @@ async function confirmedPaymentsCredited(client: QueryClientContract) {
   const result = await client.rawQuery(
     `SELECT p.txid FROM payments p
       WHERE p.purpose = 'feed' AND p.status = 'confirmed'
-        AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = 'payment' AND t.reference = p.txid)
-      ORDER BY p.claimed_at`
+        AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = ? AND t.reference = p.txid)
+      ORDER BY p.claimed_at`,
+    [PAYMENT]
   )
   return result.rows.map(
     (row: { txid: string }) => `confirmed payment 0x${row.txid} has no ledger posting`
@@ -152,27 +184,32 @@ async function confirmedPaymentsCredited(client: QueryClientContract) {
  * confirmed one paid out (with its network fee), and nothing else.
  */
 async function withdrawalPostingsMatchStatus(client: QueryClientContract) {
+  const [debit, reversal, payout, fee] = WITHDRAWAL_POSTING_KINDS
   const result = await client.rawQuery(
     `WITH postings AS (
        SELECT t.reference, t.kind, sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit
          FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
-        WHERE t.kind IN ('withdrawal', 'withdrawal_reversal', 'withdrawal_payout', 'withdrawal_fee')
+        WHERE t.kind = ANY(?)
         GROUP BY t.reference, t.kind
+     ),
+     withdrawal_postings AS (
+       SELECT w.id, w.status, w.amount_microstx, w.fee_microstx, min(w.created_at) AS created_at,
+              max(p.debit) FILTER (WHERE p.kind = ?) AS debited,
+              max(p.debit) FILTER (WHERE p.kind = ?) AS reversed,
+              max(p.debit) FILTER (WHERE p.kind = ?) AS paid_out,
+              max(p.debit) FILTER (WHERE p.kind = ?) AS fee
+         FROM withdrawals w LEFT JOIN postings p ON p.reference = w.id::text
+        GROUP BY w.id
      )
-     SELECT w.id, w.status, w.amount_microstx, w.fee_microstx,
-            max(p.debit) FILTER (WHERE p.kind = 'withdrawal') AS debited,
-            max(p.debit) FILTER (WHERE p.kind = 'withdrawal_reversal') AS reversed,
-            max(p.debit) FILTER (WHERE p.kind = 'withdrawal_payout') AS paid_out,
-            max(p.debit) FILTER (WHERE p.kind = 'withdrawal_fee') AS fee
-       FROM withdrawals w LEFT JOIN postings p ON p.reference = w.id::text
-      GROUP BY w.id
-     HAVING max(p.debit) FILTER (WHERE p.kind = 'withdrawal') IS DISTINCT FROM w.amount_microstx
-         OR (w.status = 'failed') <> (max(p.debit) FILTER (WHERE p.kind = 'withdrawal_reversal') IS NOT NULL)
-         OR (w.status = 'confirmed') <> (max(p.debit) FILTER (WHERE p.kind = 'withdrawal_payout') IS NOT NULL)
-         OR max(p.debit) FILTER (WHERE p.kind IN ('withdrawal_reversal', 'withdrawal_payout')) <> w.amount_microstx
-         OR (w.status = 'confirmed' AND coalesce(w.fee_microstx, 0) > 0
-             AND max(p.debit) FILTER (WHERE p.kind = 'withdrawal_fee') IS DISTINCT FROM w.fee_microstx)
-      ORDER BY min(w.created_at)`
+     SELECT * FROM withdrawal_postings
+      WHERE debited IS DISTINCT FROM amount_microstx
+         OR (status = 'failed') <> (reversed IS NOT NULL)
+         OR (status = 'confirmed') <> (paid_out IS NOT NULL)
+         OR greatest(reversed, paid_out) <> amount_microstx
+         OR (status = 'confirmed' AND coalesce(fee_microstx, 0) > 0
+             AND fee IS DISTINCT FROM fee_microstx)
+      ORDER BY created_at`,
+    [[...WITHDRAWAL_POSTING_KINDS], debit, reversal, payout, fee]
   )
   return result.rows.map(
     (row: Record<string, string | null>) =>
@@ -185,9 +222,10 @@ async function withdrawalPostingsMatchStatus(client: QueryClientContract) {
 async function withdrawalPostingsHaveWithdrawals(client: QueryClientContract) {
   const result = await client.rawQuery(
     `SELECT t.kind, t.reference FROM ledger_transactions t
-      WHERE t.kind IN ('withdrawal', 'withdrawal_reversal', 'withdrawal_payout', 'withdrawal_fee')
+      WHERE t.kind = ANY(?)
         AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.id::text = t.reference)
-      ORDER BY t.created_at, t.id`
+      ORDER BY t.created_at, t.id`,
+    [[...WITHDRAWAL_POSTING_KINDS]]
   )
   return result.rows.map(
     (row: { kind: string; reference: string }) =>

@@ -5,17 +5,17 @@ import type { ErrorCode } from '#core/error_codes'
 import { PaymentsConfig } from '#payments/define_config'
 import { settlementResponse } from '#payments/paid_call_response'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
-import { PaymentPreflight } from '#payments/payment_preflight'
+import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
 import { PaymentRecords } from '#payments/payment_records'
 import { isPaywallProof } from '#payments/paywall_proof'
 import type { FacilitatorRequest } from '#payments/validators/facilitator_validator'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
-import type { PreflightResult, SettlementOutcome } from '#payments/settlement/payment_settlement'
+import type { SettlementOutcome } from '#payments/settlement/payment_settlement'
+import { type Refusable, refuse } from '#payments/payment_refusal'
 import {
   type VerificationResult,
   type VerifiedPayment,
   decodeAndCheckTransaction,
-  refuse,
 } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
 
@@ -34,7 +34,7 @@ import { X402_VERSION } from '#payments/x402'
 export class Facilitator {
   constructor(
     private wallet: PlatformWallet,
-    private preflight: PaymentPreflight,
+    private checks: PreBroadcastChecks,
     private settlement: LocalSettlement,
     private lifecycle: PaymentLifecycle,
     private records: PaymentRecords,
@@ -60,12 +60,12 @@ export class Facilitator {
     const checked = this.#check(request)
     const verdict = checked.ok
       ? await this.#verifyUnredeemed(checked.payment, paywallProof)
-      : { ok: false as const, code: checked.failure.code }
+      : checked
     return {
       valid: verdict.ok,
       isValid: verdict.ok,
       payer: checked.ok && verdict.ok ? checked.payment.payer : '',
-      invalidReason: verdict.ok ? null : verdict.code,
+      invalidReason: verdict.ok ? null : verdict.refusal.code,
     }
   }
 
@@ -73,7 +73,7 @@ export class Facilitator {
     const network = this.chain.network.caip2
     const checked = this.#check(request)
     if (!checked.ok) {
-      return { payer: '', ...settlementResponse(network, undefined, checked.failure.code) }
+      return { payer: '', ...settlementResponse(network, undefined, checked.refusal.code) }
     }
     const { payment } = checked
     const answer = (errorReason?: ErrorCode) => settlementResponse(network, payment, errorReason)
@@ -117,16 +117,17 @@ export class Facilitator {
   }
 
   /**
-   * Preflight of a fresh claim, then the claim handed over for broadcast; on
-   * a refusal or an error the claim is released (nothing was broadcast).
+   * The pre-broadcast checks of a fresh claim, then the claim handed over for
+   * broadcast; on a refusal or an error the claim is released (nothing was
+   * broadcast).
    */
   async #handOver(payment: VerifiedPayment): Promise<ErrorCode | undefined> {
     let releaseReason: string | undefined = 'request_failed'
     try {
-      const preflight = await this.preflight.check(payment)
-      if (!preflight.ok) {
-        releaseReason = preflight.code
-        return preflight.code
+      const checked = await this.checks.check(payment)
+      if (!checked.ok) {
+        releaseReason = checked.refusal.code
+        return checked.refusal.code
       }
       releaseReason = undefined
       const handedOver = await this.lifecycle.handOver(payment.txid, null)
@@ -140,7 +141,7 @@ export class Facilitator {
   async #verifyUnredeemed(
     payment: VerifiedPayment,
     paywallProof: string | undefined
-  ): Promise<PreflightResult> {
+  ): Promise<Refusable> {
     const existing = await this.records.find(payment.txid)
     if (existing && existing.status !== 'released') {
       // Our own paywall checking a claim it is about to hand over: not redeemed yet.
@@ -149,13 +150,12 @@ export class Facilitator {
         existing.purpose === 'feed' &&
         this.#fromOurPaywall(payment, paywallProof)
       if (!ours) {
-        return {
-          ok: false,
-          code: existing.status === 'failed' ? 'payment_failed' : 'payment_already_used',
-        }
+        return existing.status === 'failed'
+          ? refuse('payment_failed', 'the transfer failed on chain')
+          : refuse('payment_already_used', 'the transfer was already redeemed')
       }
     }
-    return this.preflight.check(payment)
+    return this.checks.check(payment)
   }
 
   #fromOurPaywall(payment: VerifiedPayment, proof: string | undefined) {

@@ -12,13 +12,7 @@ import {
   originAddress,
 } from '#chain/canonical_transaction'
 import type { Microstx } from '#ledger/money'
-import {
-  type PaymentErrorCode,
-  type VerificationFailure,
-  paymentFailure,
-} from '#payments/payment_errors'
-
-export type { VerificationFailure } from '#payments/payment_errors'
+import { type Refusable, refuse } from '#payments/payment_refusal'
 
 export interface PaymentRequirement {
   amount: Microstx
@@ -38,8 +32,7 @@ export type VerifiedPayment = {
   bytes: Uint8Array
 }
 
-export type VerificationResult =
-  { ok: true; payment: VerifiedPayment } | { ok: false; failure: VerificationFailure }
+export type VerificationResult = Refusable<{ payment: VerifiedPayment }>
 
 export interface VerificationOptions {
   /** Highest network fee accepted, in µSTX. */
@@ -237,11 +230,6 @@ export function checkPayerAccount(
     )
   }
   return { ok: true, payment }
-}
-
-/** A verification result refusing the payment with a stable code. */
-export function refuse(code: PaymentErrorCode, message: string): VerificationResult {
-  return { ok: false, failure: paymentFailure(code, message) }
 }
 
 function hexByte(value: number): string {

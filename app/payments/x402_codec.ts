@@ -1,14 +1,6 @@
-import type { DeclaredCodes } from '#core/error_codes'
 import vine, { errors as vineErrors } from '@vinejs/vine'
+import { type Refusable, refuse } from '#payments/payment_refusal'
 import type { ExactStxRequirement, SettlementResponse } from '#payments/x402'
-
-export type HeaderErrorCode = DeclaredCodes<
-  | 'invalid_payload'
-  | 'invalid_x402_version'
-  | 'unsupported_scheme'
-  | 'invalid_network'
-  | 'invalid_payment_requirements'
->
 
 export interface DecodedPayment {
   accepted: { scheme: string; network: string; amount: string; asset: string; payTo: string }
@@ -17,9 +9,6 @@ export interface DecodedPayment {
   /** The client's x402 `payment-identifier` extension id, when it sent one. */
   paymentIdentifier?: string
 }
-
-export type DecodeResult =
-  { ok: true; payment: DecodedPayment } | { ok: false; code: HeaderErrorCode; message: string }
 
 const MAX_HEADER_LENGTH = 64 * 1024
 const paymentIdentifier = vine.string().regex(/^[A-Za-z0-9_-]{16,128}$/)
@@ -67,27 +56,27 @@ const paymentSignature = vine.create(
 /**
  * Decodes and validates the `payment-signature` header (base64 of the JSON
  * payment payload) against the requirement the resource currently asks for.
- * Never throws: every malformed input is a failure with an x402 error code.
+ * Never throws: every malformed input is a refusal with an x402 error code.
  */
 export async function decodePaymentSignature(
   header: string,
   requirement: ExactStxRequirement
-): Promise<DecodeResult> {
+): Promise<Refusable<{ payment: DecodedPayment }>> {
   if (
     header.length === 0 ||
     header.length > MAX_HEADER_LENGTH ||
     !/^[A-Za-z0-9+/_-]+={0,2}$/.test(header.trim())
   ) {
-    return failure('invalid_payload', 'payment-signature is not base64')
+    return refuse('invalid_payload', 'payment-signature is not base64')
   }
   let json: unknown
   try {
     json = JSON.parse(Buffer.from(header.trim(), 'base64').toString('utf8'))
   } catch {
-    return failure('invalid_payload', 'payment-signature does not decode to JSON')
+    return refuse('invalid_payload', 'payment-signature does not decode to JSON')
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return failure('invalid_payload', 'payment-signature must be a JSON object')
+    return refuse('invalid_payload', 'payment-signature must be a JSON object')
   }
 
   let payload: Awaited<ReturnType<typeof paymentSignature.validate>>
@@ -96,22 +85,22 @@ export async function decodePaymentSignature(
   } catch (error) {
     if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
     const first = (error.messages as { field: string; message: string }[])[0]
-    return failure('invalid_payload', `payment-signature: ${first.field}: ${first.message}`)
+    return refuse('invalid_payload', `payment-signature: ${first.field}: ${first.message}`)
   }
 
   if (payload.x402Version !== 2)
-    return failure('invalid_x402_version', 'only x402Version 2 is supported')
+    return refuse('invalid_x402_version', 'only x402Version 2 is supported')
   if (payload.accepted.scheme !== 'exact')
-    return failure('unsupported_scheme', 'only the "exact" scheme is supported')
+    return refuse('unsupported_scheme', 'only the "exact" scheme is supported')
   if (payload.accepted.network !== requirement.network) {
-    return failure('invalid_network', `this resource is paid on ${requirement.network}`)
+    return refuse('invalid_network', `this resource is paid on ${requirement.network}`)
   }
   if (
     payload.accepted.asset !== requirement.asset ||
     payload.accepted.payTo !== requirement.payTo ||
     payload.accepted.amount !== requirement.amount
   ) {
-    return failure(
+    return refuse(
       'invalid_payment_requirements',
       'accepted does not match the current payment requirements'
     )
@@ -135,8 +124,4 @@ export function encodeHeader(value: object): string {
 
 export function encodeSettlementResponse(response: SettlementResponse): string {
   return encodeHeader(response)
-}
-
-function failure(code: HeaderErrorCode, message: string): DecodeResult {
-  return { ok: false, code, message }
 }

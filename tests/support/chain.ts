@@ -7,7 +7,7 @@ import { Clock } from '#core/clock'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
 import { PaymentRecords } from '#payments/payment_records'
-import { PaymentPreflight } from '#payments/payment_preflight'
+import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { type Devnet, startDevnet } from '@tollbooth/devnet'
@@ -70,14 +70,14 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
     { attempts: 3, firstDelayMs: 5, maxRetryAfterMs: 5 },
     clock
   )
-  const preflight = new PaymentPreflight(
+  const checks = new PreBroadcastChecks(
     watcher,
     payerAccounts,
     await app.container.make(PaymentRecords),
     () => clock.now()
   )
   app.container.swap(LocalSettlement, () => settlement)
-  app.container.swap(PaymentPreflight, () => preflight)
+  app.container.swap(PreBroadcastChecks, () => checks)
   app.container.swap(PaymentSettlement, () => settlement)
   const chainConfig = app.config.get<ChainConfig>('chain')
   const explorerUrl = chainConfig.explorerUrl
@@ -90,7 +90,7 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)
       app.container.restore(LocalSettlement)
-      app.container.restore(PaymentPreflight)
+      app.container.restore(PreBroadcastChecks)
       app.container.restore(PaymentSettlement)
     },
   }

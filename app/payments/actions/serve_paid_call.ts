@@ -16,12 +16,21 @@ import {
   settlementResponse,
 } from '#payments/paid_call_response'
 import { type ExistingPayment, PaymentLifecycle } from '#payments/payment_lifecycle'
-import { PaymentPreflight } from '#payments/payment_preflight'
+import { type PaymentRefusal, paymentRefusal } from '#payments/payment_refusal'
+import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
 import { newReceiptToken } from '#payments/receipts'
 import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
 import { type VerifiedPayment, decodeAndCheckTransaction } from '#payments/verify_payment'
 import { resourceIdentity } from '#payments/x402'
 import { type DecodedPayment, decodePaymentSignature } from '#payments/x402_codec'
+
+/* What happened to a payment (not a check of it) refusing this call. */
+const alreadyUsed = paymentRefusal('payment_already_used', 'the transfer was already redeemed')
+const failedOnChain = paymentRefusal('payment_failed', 'the transfer failed on chain')
+const settledByReconcile = paymentRefusal(
+  'transaction_already_broadcast',
+  'the reconcile job found the transaction on chain from someone else'
+)
 
 export interface PaidCallRequest {
   feed: Feed
@@ -43,7 +52,7 @@ interface PaidCall {
   /** The payment-response of this payment: success, or the failure's code. */
   settlement(errorReason?: ErrorCode): ReturnType<typeof settlementResponse>
   /** The 402 of a refused payment, naming the transaction and payer. */
-  refused(code: ErrorCode): PaidCallResult
+  refused(refusal: PaymentRefusal): PaidCallResult
   /** An error of this call, to be thrown with its payment-response. */
   failure(error: unknown, code?: ErrorCode): PaidCallFailure
 }
@@ -62,7 +71,7 @@ export class ServePaidCall {
   constructor(
     private reader: FeedReader,
     private lifecycle: PaymentLifecycle,
-    private preflight: PaymentPreflight,
+    private checks: PreBroadcastChecks,
     private settlement: PaymentSettlement,
     private wallet: PlatformWallet,
     private clock: Clock,
@@ -107,20 +116,23 @@ export class ServePaidCall {
     const network = this.chain.network
     const requirements = (error?: ErrorCode) =>
       feedPaymentRequired(request, { payTo: this.wallet.address, network, error })
-    const refused = (code: ErrorCode, transaction?: SettledTransaction): PaidCallResult => ({
+    const refused = (
+      { code }: PaymentRefusal,
+      transaction?: SettledTransaction
+    ): PaidCallResult => ({
       kind: 'payment_required',
       body: requirements(code),
       settlement: settlementResponse(network.caip2, transaction, code),
     })
 
     const decoded = await decodePaymentSignature(request.paymentHeader, requirements().accepts[0])
-    if (!decoded.ok) return { refusal: refused(decoded.code) }
+    if (!decoded.ok) return { refusal: refused(decoded.refusal) }
     const checked = decodeAndCheckTransaction(
       decoded.payment.transaction,
       { amount: request.feed.priceMicrostx, payTo: this.wallet.address, network },
       { maxFee: this.config.maxFeeMicrostx }
     )
-    if (!checked.ok) return { refusal: refused(checked.failure.code) }
+    if (!checked.ok) return { refusal: refused(checked.refusal) }
     const payment = checked.payment
     return {
       call: {
@@ -129,7 +141,7 @@ export class ServePaidCall {
         decoded: decoded.payment,
         resource: resourceIdentity('GET', request.path, request.query),
         settlement: (errorReason) => settlementResponse(network.caip2, payment, errorReason),
-        refused: (code) => refused(code, payment),
+        refused: (refusal) => refused(refusal, payment),
         failure: (error, code) =>
           new PaidCallFailure(
             settlementResponse(network.caip2, payment, code ?? failureReason(error)),
@@ -153,13 +165,13 @@ export class ServePaidCall {
           claim.payment.response !== null
         return sameClient
           ? { kind: 'paid', body: claim.payment.response!, settlement: call.settlement() }
-          : call.refused('payment_already_used')
+          : call.refused(alreadyUsed)
       }
       case 'failed':
-        return call.refused('payment_failed')
+        return call.refused(failedOnChain)
       case 'in_flight':
         // Settling through /facilitator/settle: redeemed there, never here as well.
-        if (claim.payment.purpose !== 'feed') return call.refused('payment_already_used')
+        if (claim.payment.purpose !== 'feed') return call.refused(alreadyUsed)
         return this.#pending(call, undefined)
       case 'too_many_in_flight':
         throw call.failure(new E_TOO_MANY_PAYMENTS_IN_FLIGHT())
@@ -177,21 +189,22 @@ export class ServePaidCall {
     let served: { body: string; outcome: SettlementOutcome; chainMs: number }
     try {
       for (const check of [
-        () => this.preflight.check(payment),
-        () => this.settlement.preflight(payment, request.feed.priceMicrostx),
+        () => this.checks.check(payment),
+        () => this.settlement.verify(payment, request.feed.priceMicrostx),
       ]) {
         const verdict = await check()
         if (!verdict.ok) {
-          await this.lifecycle.release(payment.txid, verdict.code)
-          return call.refused(verdict.code)
+          await this.lifecycle.release(payment.txid, verdict.refusal.code)
+          return call.refused(verdict.refusal)
         }
       }
 
       const body = await this.#responseBody(request)
       // Someone may have broadcast the bytes while the source answered: still not ours to redeem.
-      if (await this.preflight.isKnownToChain(payment.txid)) {
-        await this.lifecycle.release(payment.txid, 'transaction_already_broadcast')
-        return call.refused('transaction_already_broadcast')
+      const stillOurs = await this.checks.refuseIfKnownToChain(payment.txid)
+      if (!stillOurs.ok) {
+        await this.lifecycle.release(payment.txid, stillOurs.refusal.code)
+        return call.refused(stillOurs.refusal)
       }
       const ours = await this.lifecycle.handOver(payment.txid, {
         response: body,
@@ -199,7 +212,7 @@ export class ServePaidCall {
       })
       handedOver = true
       // The reconcile job settled this claim meanwhile (the chain had it from someone else).
-      if (!ours) return call.refused('transaction_already_broadcast')
+      if (!ours) return call.refused(settledByReconcile)
 
       const chainStarted = this.clock.now()
       const outcome = await this.settlement.settle(payment, request.feed.priceMicrostx, {
@@ -232,7 +245,7 @@ export class ServePaidCall {
     const recorded = await this.lifecycle.applySettlement(call.payment.txid, outcome)
     switch (outcome.state) {
       case 'confirmed': {
-        if (recorded === 'not_broadcast') return call.refused('payment_failed')
+        if (recorded === 'not_broadcast') return call.refused(failedOnChain)
         const appMs = this.clock.now() - call.request.startedAt - served.chainMs
         return {
           kind: 'paid',
@@ -242,11 +255,11 @@ export class ServePaidCall {
         }
       }
       case 'rejected':
-        return call.refused(outcome.code)
+        return call.refused({ code: outcome.code, message: 'the node refused the transaction' })
       case 'rate_limited':
         throw call.failure(new E_SETTLEMENT_UNAVAILABLE(), 'rate_limited')
       case 'failed':
-        return call.refused('payment_failed')
+        return call.refused(failedOnChain)
       case 'pending':
         return this.#pending(call, newReceiptToken())
       default: {

@@ -11,7 +11,7 @@ import type { VerifiedPayment } from '#payments/verify_payment'
  * facilitator's code): broadcast with retries on 429, then the block awaited,
  * within what the broadcast left of the wait, through the shared batching
  * watcher, so concurrent payments share chain calls. Its checks before the
- * fetch are the paywall's own (PaymentPreflight).
+ * fetch are the paywall's own (PreBroadcastChecks).
  */
 export class LocalSettlement extends PaymentSettlement {
   constructor(

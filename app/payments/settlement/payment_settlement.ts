@@ -1,8 +1,6 @@
 import type { ErrorCode } from '#core/error_codes'
+import type { Refusable } from '#payments/payment_refusal'
 import type { VerifiedPayment } from '#payments/verify_payment'
-
-/** What the chain-facing half of verification concluded. */
-export type PreflightResult = { ok: true } | { ok: false; code: ErrorCode }
 
 export type SettlementOutcome =
   | { state: 'confirmed'; blockHeight: number | null }
@@ -25,9 +23,10 @@ export type SettlementOutcome =
 export abstract class PaymentSettlement {
   /**
    * The settlement's own verdict before anything is fetched, after the
-   * paywall's PaymentPreflight: a remote facilitator's /verify. No broadcast.
+   * paywall's PreBroadcastChecks: a remote facilitator's /verify (the
+   * in-process one has nothing to add). No broadcast.
    */
-  async preflight(_payment: VerifiedPayment, _price: bigint): Promise<PreflightResult> {
+  async verify(_payment: VerifiedPayment, _price: bigint): Promise<Refusable> {
     return { ok: true }
   }
 

@@ -1,11 +1,8 @@
 import vine from '@vinejs/vine'
 import { type ErrorCode, isErrorCode } from '#core/error_codes'
 import { E_FACILITATOR_UNAVAILABLE } from '#payments/exceptions'
-import {
-  PaymentSettlement,
-  type PreflightResult,
-  type SettlementOutcome,
-} from '#payments/settlement/payment_settlement'
+import type { Refusable } from '#payments/payment_refusal'
+import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
 import type { VerifiedPayment } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
 import { PAYWALL_PROOF_HEADER, paywallProof } from '#payments/paywall_proof'
@@ -46,7 +43,7 @@ export class RemoteFacilitator extends PaymentSettlement {
     super()
   }
 
-  async preflight(payment: VerifiedPayment, price: bigint): Promise<PreflightResult> {
+  async verify(payment: VerifiedPayment, price: bigint): Promise<Refusable> {
     const answer = await this.#post('verify', payment, price, this.options.timeoutMs).catch(
       () => undefined
     )
@@ -54,7 +51,14 @@ export class RemoteFacilitator extends PaymentSettlement {
     const valid = error ? undefined : (verdict.isValid ?? verdict.valid)
     if (valid === undefined) throw new E_FACILITATOR_UNAVAILABLE()
     if (valid) return { ok: true }
-    return { ok: false, code: ownCode(verdict?.invalidReason, 'invalid_payload') }
+    const code = ownCode(verdict?.invalidReason, 'invalid_payload')
+    return {
+      ok: false,
+      refusal: {
+        code,
+        message: `the facilitator's /verify refused it (${verdict?.invalidReason})`,
+      },
+    }
   }
 
   async settle(

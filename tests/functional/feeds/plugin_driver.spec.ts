@@ -2,7 +2,8 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
-import { Ledger, accounts } from '#ledger/ledger'
+import { accounts } from '#ledger/accounts'
+import { Ledger } from '#ledger/ledger'
 import {
   FIXED_DOCUMENT_UPDATED_AT,
   FixedDocumentDriver,

@@ -1,7 +1,8 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import { Ledger, accounts } from '#ledger/ledger'
+import { accounts } from '#ledger/accounts'
+import { Ledger } from '#ledger/ledger'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 

@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import { Clock } from '#core/clock'
 import { Ledger } from '#ledger/ledger'
 import Feed from '#models/feed'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
@@ -99,7 +100,8 @@ test.group('Paid calls that end in an error', (group) => {
         throw new Error('the ledger is down')
       }
     }
-    app.container.swap(Ledger, () => new FailingLedger(db))
+    const clock = await app.container.make(Clock)
+    app.container.swap(Ledger, () => new FailingLedger(db, clock))
 
     try {
       const { tx, response } = await pay(client)

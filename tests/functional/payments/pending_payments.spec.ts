@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { Ledger, accounts } from '#ledger/ledger'
+import { accounts } from '#ledger/accounts'
+import { Ledger } from '#ledger/ledger'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
 import { ReconcilePayments } from '#payments/reconcile_payments'
 import { broadcast, transfer } from '#tests/support/devnet'

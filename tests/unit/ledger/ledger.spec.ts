@@ -4,7 +4,8 @@ import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import testUtils from '@adonisjs/core/services/test_utils'
 import type { Database } from '@adonisjs/lucid/database'
-import { Ledger, type Posting, accounts } from '#ledger/ledger'
+import { type LedgerAccount, accounts } from '#ledger/accounts'
+import { Ledger, type Posting } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import {
   E_EXCEEDS_CREDITS,
@@ -30,8 +31,20 @@ async function post(posting: Posting) {
 
 type RawExecutor = (sql: string, bindings?: string[]) => PromiseLike<{ rows: any[] }>
 
-/** Bypasses Ledger.post, to put in the database what the code would refuse. */
-async function insertRaw(run: RawExecutor, reference: string, amounts: bigint[]) {
+/**
+ * Bypasses Ledger.post, to put in the database what the code would refuse:
+ * entries on the platform wallet, an account with no limit.
+ */
+async function insertRaw(
+  run: RawExecutor,
+  reference: string,
+  amounts: bigint[],
+  account = 'platform:wallet'
+) {
+  await run(
+    `INSERT INTO ledger_accounts (name, kind, may_go_negative)
+     VALUES ('platform:wallet', 'platform_wallet', true) ON CONFLICT DO NOTHING`
+  )
   const inserted = await run(
     `INSERT INTO ledger_transactions (kind, reference) VALUES ('test', ?) RETURNING id`,
     [reference]
@@ -39,8 +52,8 @@ async function insertRaw(run: RawExecutor, reference: string, amounts: bigint[])
   const id: string = inserted.rows[0].id
   for (const amount of amounts) {
     await run(
-      `INSERT INTO ledger_entries (transaction_id, account, amount_microstx) VALUES (?, 'test:account', ?)`,
-      [id, amount.toString()]
+      `INSERT INTO ledger_entries (transaction_id, account, amount_microstx) VALUES (?, ?, ?)`,
+      [id, account, amount.toString()]
     )
   }
   return id
@@ -77,9 +90,7 @@ test.group('Posting to the ledger', (group) => {
     assert.equal(provider.lifetimeEarnedMicrostx, 4850n)
   })
 
-  test('a withdrawal debits only what the pending revenue covers, in one conditional statement', async ({
-    assert,
-  }) => {
+  test('a withdrawal debits only what the pending revenue covers', async ({ assert }) => {
     const { db, ledger } = await services()
     const { id: providerId } = await createProviderRow()
     await post({
@@ -130,6 +141,82 @@ test.group('Posting to the ledger', (group) => {
     assert.equal(provider.pendingRevenueMicrostx, 0n)
   })
 
+  test('a payout with no withdrawal debited in flight is refused: the payouts in flight may not go negative', async ({
+    assert,
+  }) => {
+    const { db, ledger } = await services()
+    const withdrawal = { id: '00000000-0000-4000-8000-000000000004', amount: 1_000n }
+
+    await assert.rejects(
+      () => db.transaction((trx) => ledger.payOutWithdrawal(trx, withdrawal)),
+      E_EXCEEDS_CREDITS
+    )
+
+    assert.lengthOf(await db.from('ledger_transactions').where('kind', 'withdrawal_payout'), 0)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
+  })
+
+  test('a limited account may dip inside a posting as long as it is not negative at its end', async ({
+    assert,
+  }) => {
+    const { ledger } = await services()
+    const { id: providerId } = await createProviderRow()
+
+    await post({
+      kind: 'opening_balance',
+      reference: providerId,
+      entries: [
+        { account: accounts.providerPending(providerId), amount: 700n },
+        { account: accounts.providerPending(providerId), amount: -1_000n },
+        { account: accounts.platformWallet, amount: 300n },
+      ],
+    })
+
+    assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -300n)
+    const provider = await Provider.findOrFail(providerId)
+    assert.equal(provider.pendingRevenueMicrostx, 300n)
+  })
+
+  test('an entry on an account that is not one of the typed ledger accounts is refused', async ({
+    assert,
+  }) => {
+    const { db } = await services()
+    const { id: providerId } = await createProviderRow()
+    const forged: LedgerAccount[] = [
+      // A name no kind has.
+      { name: 'platform:treasury', kind: 'platform_wallet', providerId: null, mayGoNegative: true },
+      // A provider's revenue declared free to go negative.
+      { ...accounts.providerPending(providerId), mayGoNegative: true },
+      // Another kind's name.
+      { ...accounts.platformFees, kind: 'platform_revenue' },
+      // A provider that does not exist.
+      accounts.providerPending('00000000-0000-4000-8000-0000000000ff'),
+    ]
+
+    for (const account of forged) {
+      await assert.rejects(
+        () =>
+          post({
+            kind: 'opening_balance',
+            reference: `forged-${account.name}`,
+            entries: [
+              { account, amount: -5n },
+              { account: accounts.platformWallet, amount: 5n },
+            ],
+          }),
+        E_INVALID_POSTING
+      )
+    }
+    // Around Ledger.post, an entry on an account the ledger does not hold.
+    await assert.rejects(
+      () => db.transaction((trx) => insertRaw(through(trx), 'untyped', [5n, -5n], 'a')),
+      /ledger_entries_account_fkey/
+    )
+
+    assert.lengthOf(await db.from('ledger_transactions'), 0)
+    assert.lengthOf(await db.from('ledger_accounts').whereNot('kind', 'platform_wallet'), 0)
+  })
+
   test('a built-in feed’s payment is all platform revenue', async ({ assert }) => {
     const { ledger } = await services()
 
@@ -177,9 +264,9 @@ test.group('Posting to the ledger', (group) => {
   }) => {
     const { ledger } = await services()
     const entries = [
-      { account: 'a', amount: 7n },
-      { account: 'b', amount: 3n },
-      { account: 'c', amount: -10n },
+      { account: accounts.platformWallet, amount: 7n },
+      { account: accounts.networkFees, amount: 3n },
+      { account: accounts.platformRevenue, amount: -10n },
     ]
 
     const first = await post({ kind: 'withdrawal_fee', reference: 'w-2', entries })
@@ -190,7 +277,7 @@ test.group('Posting to the ledger', (group) => {
     })
 
     assert.deepEqual(second, { transactionId: first.transactionId, alreadyPosted: true })
-    assert.equal(await ledger.balanceOf('c'), -10n)
+    assert.equal(await ledger.balanceOf(accounts.platformRevenue), -10n)
   })
 
   test('the same kind and reference with other entries is refused, logged, and writes nothing', async ({
@@ -251,15 +338,15 @@ test.group('Posting to the ledger', (group) => {
   test('the same reference under another kind is another event', async ({ assert }) => {
     const { ledger } = await services()
     const entries = [
-      { account: 'a', amount: 7n },
-      { account: 'b', amount: -7n },
+      { account: accounts.platformWallet, amount: 7n },
+      { account: accounts.platformRevenue, amount: -7n },
     ]
 
     const withdrawal = await post({ kind: 'withdrawal', reference: 'w-1', entries })
     const reversal = await post({ kind: 'withdrawal_reversal', reference: 'w-1', entries })
 
     assert.notEqual(withdrawal.transactionId, reversal.transactionId)
-    assert.equal(await ledger.balanceOf('a'), 14n)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 14n)
   })
 
   test('unbalanced, empty or zero-amount postings are refused and nothing is written', async ({
@@ -273,8 +360,8 @@ test.group('Posting to the ledger', (group) => {
           kind: 'payment',
           reference: 'r',
           entries: [
-            { account: 'a', amount: 10n },
-            { account: 'b', amount: -9n },
+            { account: accounts.platformWallet, amount: 10n },
+            { account: accounts.platformRevenue, amount: -9n },
           ],
         }),
       E_UNBALANCED_POSTING
@@ -289,8 +376,8 @@ test.group('Posting to the ledger', (group) => {
           kind: 'payment',
           reference: 'r',
           entries: [
-            { account: 'a', amount: 0n },
-            { account: 'b', amount: 0n },
+            { account: accounts.platformWallet, amount: 0n },
+            { account: accounts.platformRevenue, amount: 0n },
           ],
         }),
       E_INVALID_POSTING
@@ -397,17 +484,46 @@ test.group('The database refusing an unbalanced ledger transaction', (group) => 
     assert.isNull(await db.from('ledger_transactions').where('reference', ref).first())
   })
 
+  test('an account that may not go negative is refused below zero at commit, whoever writes the entries', async ({
+    assert,
+  }) => {
+    const { db } = await services()
+    const ref = reference()
+
+    await assert.rejects(
+      () =>
+        committed(async (run) => {
+          await run(
+            `INSERT INTO ledger_accounts (name, kind, may_go_negative)
+             VALUES ('platform:payouts_in_flight', 'payouts_in_flight', false) ON CONFLICT DO NOTHING`
+          )
+          const id = await insertRaw(run, ref, [-1_000n])
+          await run(
+            `INSERT INTO ledger_entries (transaction_id, account, amount_microstx)
+             VALUES (?, 'platform:payouts_in_flight', 1000)`,
+            [id]
+          )
+        }),
+      /ledger account platform:payouts_in_flight may not go negative: its debits would exceed its credits by 1000 µSTX/
+    )
+
+    assert.isNull(await db.from('ledger_transactions').where('reference', ref).first())
+  })
+
   test('entries may be unbalanced between statements as long as they balance at commit', async ({
     assert,
   }) => {
-    const { db, ledger } = await services()
+    const { db } = await services()
     const ref = reference()
 
     const id = await committed((run) => insertRaw(run, ref, [5000n, -4000n, -1000n]))
 
     const rows = await db.from('ledger_entries').where('transaction_id', id)
     assert.lengthOf(rows, 3)
-    assert.equal(await ledger.balanceOf('test:account'), 0n)
+    assert.equal(
+      rows.reduce((sum, row) => sum + BigInt(row.amount_microstx), 0n),
+      0n
+    )
   })
 })
 
@@ -522,6 +638,26 @@ test.group('Auditing the ledger', (group) => {
 
     assert.deepEqual(report.discrepancies, [
       'provider drifting: cached pending/earned/withdrawn 1/9700/0 µSTX, ledger says 9700/9700/0',
+    ])
+  })
+
+  test("the totals an account's limit is checked against that drift from its entries are reported", async ({
+    assert,
+  }) => {
+    const { db, ledger } = await services()
+    const provider = await createProviderRow('kept')
+    await post({
+      kind: 'payment',
+      reference: await paymentRow(10_000n),
+      entries: ledger.paymentEntries({ amount: 10_000n, providerId: provider.id }),
+    })
+    const account = accounts.providerPending(provider.id).name
+    await db.from('ledger_accounts').where('name', account).update({ credits_microstx: 1 })
+
+    const report = await app.container.make(LedgerAudit).then((audit) => audit.run())
+
+    assert.deepEqual(report.discrepancies, [
+      `account ${account}: kept debits/credits 0/1 µSTX, entries say 0/9700`,
     ])
   })
 

@@ -19,7 +19,7 @@ import {
   type PaymentRequirement,
   type VerificationResult,
 } from '#payments/verify_payment'
-import type { PaymentErrorCode } from '#payments/payment_errors'
+import type { PaymentRefusal } from '#payments/payment_refusal'
 import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
 import { FEE, RECIPIENT, SENDER, transfer } from '#tests/support/devnet'
 
@@ -34,11 +34,11 @@ const SIGNATURE_OFFSET = 1 + 4 + 1 + 1 + 20 + 8 + 8 + 1
 
 const hexOf = (tx: StacksTransactionWire) => tx.serialize()
 
-function failureCode(result: VerificationResult): PaymentErrorCode | null {
-  return result.ok ? null : result.failure.code
+function failureCode(result: VerificationResult): PaymentRefusal['code'] | null {
+  return result.ok ? null : result.refusal.code
 }
 
-function refusedWith(hex: string): PaymentErrorCode | null {
+function refusedWith(hex: string): PaymentRefusal['code'] | null {
   return failureCode(decodeAndCheckTransaction(hex, requirement))
 }
 
@@ -275,7 +275,7 @@ test.group('The payer account check', () => {
 
   async function payment(nonce: bigint, amount = PRICE) {
     const checked = decodeAndCheckTransaction(hexOf(await transfer({ amount, nonce })), requirement)
-    if (!checked.ok) throw new Error(checked.failure.message)
+    if (!checked.ok) throw new Error(checked.refusal.message)
     return checked.payment
   }
 

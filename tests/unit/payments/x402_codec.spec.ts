@@ -144,7 +144,7 @@ test.group('Decoding the payment-signature header', () => {
     for (const [value, code] of cases) {
       const result = await decodePaymentSignature(value, requirement)
       assert.isFalse(result.ok, value.slice(0, 40))
-      assert.equal(!result.ok && result.code, code, value.slice(0, 40))
+      assert.equal(!result.ok && result.refusal.code, code, value.slice(0, 40))
     }
   })
 })

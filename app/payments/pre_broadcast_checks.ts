@@ -1,6 +1,6 @@
 import type { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import type { PaymentRecords } from '#payments/payment_records'
-import type { PreflightResult } from '#payments/settlement/payment_settlement'
+import { type Refusable, refuse } from '#payments/payment_refusal'
 import {
   checkPayerAccount,
   type PayerAccounts,
@@ -9,13 +9,13 @@ import {
 
 /**
  * What this service refuses about a claimed payment before anything is
- * fetched, whichever facilitator settles it: a transaction the chain already
- * knows (someone else broadcast it: redeeming it would sell another's
- * transfer), and whatever the node would refuse for the payer's account
- * given the payer's other payments in flight. Look-ups go through the shared
- * batching watcher and the per-payer account cache.
+ * fetched or broadcast, whichever facilitator settles it: a transaction the
+ * chain already knows (someone else broadcast it: redeeming it would sell
+ * another's transfer), and whatever the node would refuse for the payer's
+ * account given the payer's other payments in flight. Look-ups go through
+ * the shared batching watcher and the per-payer account cache.
  */
-export class PaymentPreflight {
+export class PreBroadcastChecks {
   constructor(
     private watcher: Pick<ConfirmationWatcher, 'lookup'>,
     private accounts: PayerAccounts,
@@ -24,11 +24,10 @@ export class PaymentPreflight {
     private now: () => number
   ) {}
 
-  async check(payment: VerifiedPayment): Promise<PreflightResult> {
+  async check(payment: VerifiedPayment): Promise<Refusable> {
     const startedAt = this.now()
-    if (await this.isKnownToChain(payment.txid)) {
-      return { ok: false, code: 'transaction_already_broadcast' }
-    }
+    const broadcast = await this.refuseIfKnownToChain(payment.txid)
+    if (!broadcast.ok) return broadcast
     const cached = await this.accounts.getAccount(payment.payer)
     const inFlight = await this.records.inFlightOf(payment.payer, payment.txid)
     if (checkPayerAccount(payment, cached, inFlight).ok) return { ok: true }
@@ -43,10 +42,12 @@ export class PaymentPreflight {
       fresh,
       await this.records.inFlightOf(payment.payer, payment.txid)
     )
-    return verdict.ok ? { ok: true } : { ok: false, code: verdict.failure.code }
+    return verdict.ok ? { ok: true } : verdict
   }
 
-  async isKnownToChain(txid: string) {
-    return (await this.watcher.lookup(txid)) !== null
+  /** Refuses a transaction the chain already knows: someone broadcast it. */
+  async refuseIfKnownToChain(txid: string): Promise<Refusable> {
+    if ((await this.watcher.lookup(txid)) === null) return { ok: true }
+    return refuse('transaction_already_broadcast', `the chain already knows transaction 0x${txid}`)
   }
 }
