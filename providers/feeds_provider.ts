@@ -18,7 +18,7 @@ export default class FeedsProvider {
 
   register() {
     this.app.container.singleton(FeedSourceManager, () => {
-      return new FeedSourceManager(this.#config())
+      return new FeedSourceManager(this.#config(), this.app)
     })
     this.app.container.alias('feeds.sources', FeedSourceManager)
     this.app.container.singleton(FeedCache, async (resolver) => {

@@ -47,7 +47,7 @@ test.group('The sixteen built-in feeds', (group) => {
           settings: TEST_SETTINGS,
         }),
       },
-    })
+    }, app)
     const clock = new Clock()
     reader = new FeedReader(
       manager,

@@ -4,6 +4,7 @@ import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { Ledger, accounts } from '#ledger/ledger'
 import {
+  FIXED_DOCUMENT_DECLARATION,
   FIXED_DOCUMENT_UPDATED_AT,
   FixedDocumentDriver,
 } from '#tests/support/fixed_document_driver'
@@ -25,7 +26,7 @@ test.group('A source driver of your own', (group) => {
     driver = new FixedDocumentDriver()
     sources.extend(
       'test_plugin',
-      driverFactories.custom('hosted_mirror', () => driver)
+      driverFactories.custom(FIXED_DOCUMENT_DECLARATION, () => driver)
     )
     return () => sources.remove('test_plugin')
   })
