@@ -1,7 +1,10 @@
 import type { BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 import type { UpstreamName } from '#feeds/builtin/upstreams'
 import type { ApplicationService } from '@adonisjs/core/types'
-import { URL_MIRROR_POLL_INTERVALS, DEFAULT_POLL_INTERVAL_SECONDS } from '#feeds/drivers/url_mirror_settings'
+import {
+  URL_MIRROR_POLL_INTERVALS,
+  DEFAULT_POLL_INTERVAL_SECONDS,
+} from '#feeds/drivers/url_mirror_settings'
 import {
   type ReceivedDocuments,
   type FeedSourceDriver,
@@ -226,7 +229,7 @@ export const sources = {
     const words = RECEIVED_WORDS[options.via]
     const declaration: SourceDeclaration = {
       mode: 'hosted_mirror',
-      delivery: 'received',
+      delivery: options.via === 'push' ? 'pushed' : 'uploaded',
       label: words.label,
       description: words.description,
       freshness: ({ lastStored }) =>

@@ -10,9 +10,9 @@ export type SourceDriverMode = 'builtin' | 'partner_bridge' | 'hosted_mirror'
 
 /**
  * How a feed's data reaches us: `fetched` from its source on each paid call,
- * `polled` on a schedule, or `received` (pushed or uploaded by the provider).
+ * `polled` on a schedule, or sent by the provider: `pushed` (signed) or `uploaded` (by hand).
  */
-export type SourceDelivery = 'fetched' | 'polled' | 'received'
+export type SourceDelivery = 'fetched' | 'polled' | 'pushed' | 'uploaded'
 
 /** One setting a provider fills in for a feed of this source. */
 export interface SourceField {

@@ -102,7 +102,8 @@ export function servesStoredDocuments(driver: FeedSourceDriver): boolean {
  * and how the marketplace words a feed's freshness.
  */
 export interface SourceDeclaration
-  extends Pick<SourceChoice, 'mode' | 'delivery'>,
+  extends
+    Pick<SourceChoice, 'mode' | 'delivery'>,
     Partial<Pick<SourceChoice, 'label' | 'description' | 'fields'>> {
   freshness(feed: FreshnessFacts): string
 }

@@ -18,8 +18,8 @@ export interface SiteContext {
   outputDeclaration: { maxBytes: number }
   /** What the forms check before the API does (config/withdrawals.ts, the feed validators). */
   limits: {
-    /** µSTX, as the API's amounts. */
-    withdrawal: { minimumMicrostx: number; maximumMicrostx: number }
+    /** The smallest and largest withdrawal (µSTX), and the most withdrawals one list answer holds (the CSV export). */
+    withdrawal: { minimumMicrostx: number; maximumMicrostx: number; historyMax: number }
     /** A feed's price per call, µSTX. */
     price: { minimumMicrostx: number; maximumMicrostx: number }
     /** Lengths of the names and descriptions of providers and feeds, and of a feed's slug. */

@@ -33,6 +33,7 @@ export function siteContext(): SiteContext {
       withdrawal: {
         minimumMicrostx: Number(withdrawals.minimumMicrostx),
         maximumMicrostx: Number(withdrawals.maximumMicrostx),
+        historyMax: withdrawals.list.maxLimit,
       },
       price: { minimumMicrostx: Number(MIN_PRICE), maximumMicrostx: Number(MAX_PRICE) },
       text: TEXT_LIMITS,

@@ -14,7 +14,6 @@ import type { OutboundClient } from '#outbound/outbound_client'
 import { OutboundFailure, describeOutboundFailure } from '#outbound/outbound_failure'
 import { outboundUrlProblem } from '#outbound/url_policy'
 
-
 function problemWith(value: string): string | null {
   const problem =
     outboundUrlProblem(value) ?? (value.includes('#') ? 'must not contain a fragment (#…)' : null)
