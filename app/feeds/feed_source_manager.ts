@@ -101,17 +101,19 @@ export class FeedSourceManager {
     return fake
   }
 
-  /** Puts back what `fake` replaced: the named source, or every faked one. */
+  /** Puts back what `fake` replaced: the named source, or every faked one (then closes the fakes). */
   async restore(name?: string) {
     const names = name === undefined ? [...this.#faked.keys()] : [name]
+    const closing: Array<Promise<void>> = []
     for (const restored of names) {
       if (!this.#faked.has(restored)) continue
       const original = this.#faked.get(restored)
       this.#faked.delete(restored)
-      await this.#forget(restored)
+      closing.push(this.#forget(restored))
       if (original) this.#factories.set(restored, original)
       else this.#factories.delete(restored)
     }
+    await Promise.all(closing)
   }
 
   /** Unregisters a driver (closing it if it was created): undoes an `extend`. */
