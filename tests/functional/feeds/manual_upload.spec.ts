@@ -158,10 +158,7 @@ test.group('A manual_upload feed', (group) => {
     client,
     assert,
   }) => {
-    sources.fake(
-      'manual_upload',
-      driverFactories.received({ via: 'upload', maxBytes: 32 })
-    )
+    sources.fake('manual_upload', driverFactories.received({ via: 'upload', maxBytes: 32 }))
     const keep = app.config.get<number>('feeds.snapshots.keep')
     app.config.set('feeds.snapshots.keep', 3)
     try {

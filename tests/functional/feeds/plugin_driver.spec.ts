@@ -67,6 +67,8 @@ test.group('A source driver of your own', (group) => {
       price: 5000,
     })
     assert.equal(driver.fetches, 1)
+    const page = await client.get('/market/feeds/p/acme-data/prices').header('accept', 'text/html')
+    assert.include(page.text(), 'A fixed document, always the same', 'its declared freshness')
     const ledger = await app.container.make(Ledger)
     const earned = await ledger.balanceOf(accounts.providerPending(registered.provider.id))
     assert.equal(-earned, 4_850n)

@@ -207,10 +207,7 @@ test.group('A webhook_push feed', (group) => {
     client,
     assert,
   }) => {
-    sources.fake(
-      'webhook_push',
-      driverFactories.received({ via: 'push', maxBytes: 64 })
-    )
+    sources.fake('webhook_push', driverFactories.received({ via: 'push', maxBytes: 64 }))
     try {
       const { pushSecret } = await registerPushFeed(client)
       const refused = await signedPush(pushSecret, { padding: 'x'.repeat(64) })
