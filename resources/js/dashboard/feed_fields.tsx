@@ -281,8 +281,9 @@ function SettingField(props: {
  */
 export function draftOf(feed: FeedView, sources: SourceChoice[]): FeedDraft {
   const stored: Partial<Record<string, unknown>> = feed.source ?? { ...feed }
+  const mode = feed.source ? 'hosted_mirror' : 'partner_bridge'
   const settings = defaultSettings(sources)
-  for (const name of Object.keys(settings)) {
+  for (const { name } of sources.flatMap((source) => (source.mode === mode ? source.fields : []))) {
     const value = stored[name]
     if (typeof value === 'string' || typeof value === 'number') settings[name] = String(value)
   }
