@@ -48,18 +48,21 @@ export default defineConfig({
     partner_bridge: sources.partnerBridge({ timeoutMs: 5_000, maxBytes: 1_048_576 }),
     /** Hosted Mirror: a raw file on a code host, or a public object-store URL (same driver). */
     codehost_raw: sources.urlMirror({
-      name: 'codehost_raw',
       timeoutMs: 5_000,
       maxBytes: 1_048_576,
+      label: 'A JSON file in a code repository',
+      description: 'The raw URL of a file on GitHub, GitLab or similar. We fetch it on a schedule.',
     }),
     objectstore_url: sources.urlMirror({
-      name: 'objectstore_url',
       timeoutMs: 5_000,
       maxBytes: 1_048_576,
+      label: 'A JSON object in storage',
+      description:
+        'The URL of an object in S3, R2, GCS or similar (a signed URL works). We fetch it on a schedule.',
     }),
     /** Hosted Mirror from documents the provider sends: signed pushes, or the owner's uploads. */
-    webhook_push: sources.received({ name: 'webhook_push', via: 'push', maxBytes: 1_048_576 }),
-    manual_upload: sources.received({ name: 'manual_upload', via: 'upload', maxBytes: 1_048_576 }),
+    webhook_push: sources.received({ via: 'push', maxBytes: 1_048_576 }),
+    manual_upload: sources.received({ via: 'upload', maxBytes: 1_048_576 }),
   },
   cache: { maxEntries: 1_000 },
   /** Hosted Mirror: versions kept per feed. */

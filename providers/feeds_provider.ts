@@ -19,7 +19,7 @@ export default class FeedsProvider {
   register() {
     this.app.container.bindValue(FeedsConfig, this.app.config.get<FeedsConfig>('feeds'))
     this.app.container.singleton(FeedSourceManager, async (resolver) => {
-      return new FeedSourceManager(await resolver.make(FeedsConfig))
+      return new FeedSourceManager(await resolver.make(FeedsConfig), this.app)
     })
     this.app.container.alias('feeds.sources', FeedSourceManager)
     this.app.container.singleton(FeedCache, async (resolver) => {

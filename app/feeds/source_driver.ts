@@ -1,4 +1,8 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+import type { SourceChoice } from '#feeds/source_choice'
 import type Feed from '#models/feed'
+
+export type { SourceDelivery, SourceDriverMode, SourceField } from '#feeds/source_choice'
 
 /** What a driver returns for one feed request: the content and where it came from. */
 export interface FeedPayload {
@@ -90,29 +94,50 @@ export function servesStoredDocuments(driver: FeedSourceDriver): boolean {
 }
 
 /**
- * Which feeds a driver serves: `builtin` the platform's own feeds,
- * `partner_bridge` the feeds of a Partner Bridge provider, `hosted_mirror`
- * a source type a Hosted Mirror provider may choose for a feed.
+ * What a driver declares of itself, before it is created: the mode it serves
+ * (`builtin` the platform's own feeds, `partner_bridge` the feeds of a
+ * Partner Bridge provider, `hosted_mirror` a source type a Hosted Mirror
+ * provider may choose), how its data arrives, what the dashboard offers and
+ * asks (label, description, fields; the label defaults to the config key),
+ * and how the marketplace words a feed's freshness.
  */
-export type SourceDriverMode = 'builtin' | 'partner_bridge' | 'hosted_mirror'
-
-/**
- * Creates a driver (once, on first use). `mode` is the driver's declaration:
- * the source types a Hosted Mirror provider may name are exactly the
- * configured factories with `mode: 'hosted_mirror'`. Without a mode no
- * provider can choose the driver (a test's or an internal driver).
- */
-export interface FeedSourceDriverFactory {
-  (): FeedSourceDriver | Promise<FeedSourceDriver>
-  readonly mode?: SourceDriverMode
+export interface SourceDeclaration
+  extends
+    Pick<SourceChoice, 'mode' | 'delivery'>,
+    Partial<Pick<SourceChoice, 'label' | 'description' | 'fields'>> {
+  freshness(feed: FreshnessFacts): string
 }
 
-/** A factory declaring the mode its driver serves (see FeedSourceDriverFactory). */
+/** What the marketplace knows of a feed when it words its freshness. */
+export interface FreshnessFacts {
+  sourceSettings: Record<string, unknown>
+  /** A built-in feed's cadence in words (`5 minutes`). */
+  updateFrequency: string | null
+  /** When its last stored document was fetched or received, in words (`3 minutes ago`); null before the first. */
+  lastStored: string | null
+}
+
+/**
+ * Creates a driver (once, on first use) from its name (the config key) and
+ * the application, as @adonisjs/drive's factories do. `declaration` is what
+ * the driver declares of itself (SourceDeclaration): the source types a
+ * Hosted Mirror provider may name are exactly the configured factories
+ * declaring `mode: 'hosted_mirror'`. Without one no provider can choose the
+ * driver (a test's or an internal driver).
+ */
+export interface FeedSourceDriverFactory {
+  (name: string, app: ApplicationService): FeedSourceDriver | Promise<FeedSourceDriver>
+  readonly declaration?: SourceDeclaration
+}
+
+/** A factory with its driver's declaration (see FeedSourceDriverFactory). */
 export function sourceDriverFactory(
-  mode: SourceDriverMode,
-  create: () => FeedSourceDriver | Promise<FeedSourceDriver>
+  declaration: SourceDeclaration,
+  create: (name: string, app: ApplicationService) => FeedSourceDriver | Promise<FeedSourceDriver>
 ): FeedSourceDriverFactory {
-  return Object.assign(() => create(), { mode })
+  return Object.assign((name: string, app: ApplicationService) => create(name, app), {
+    declaration,
+  })
 }
 
 /**

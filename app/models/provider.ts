@@ -3,8 +3,9 @@ import { BaseModel, column, hasMany } from '@adonisjs/lucid/orm'
 import type { HasMany } from '@adonisjs/lucid/types/relations'
 import { type Microstx, microstxColumn } from '#ledger/money'
 import Feed from '#models/feed'
+import type { IntegrationMode } from '#provider_accounts/owner_api'
 
-export type IntegrationMode = 'partner_bridge' | 'hosted_mirror'
+export type { IntegrationMode }
 
 /**
  * A seller on the marketplace. The owner wallet signed in to register it and

@@ -6,6 +6,7 @@ import type { ReceivedDocuments } from '#feeds/source_driver'
 import { snapshotView } from '#feeds/snapshot_view'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
+import type { FeedView, ProviderView, SourceHealthView } from '#provider_accounts/owner_api'
 
 /** JSON shapes of providers and their feeds (snake_case, µSTX as integers). */
 
@@ -26,7 +27,11 @@ export interface FeedSourceFacts {
 }
 
 /** The owner's view of a feed, with its source settings and, for a mirror, its source health. */
-export function privateFeedView(provider: Provider, feed: Feed, facts: FeedSourceFacts = {}) {
+export function privateFeedView(
+  provider: Provider,
+  feed: Feed,
+  facts: FeedSourceFacts = {}
+): FeedView {
   const settings = feed.sourceSettings
   return {
     slug: feed.slug,
@@ -54,7 +59,7 @@ export function privateFeedView(provider: Provider, feed: Feed, facts: FeedSourc
 }
 
 /** A mirror's source health in words and times (ISO 8601 UTC), as its owner sees it. */
-function sourceHealthView(health: SourceHealth | undefined) {
+function sourceHealthView(health: SourceHealth | undefined): SourceHealthView {
   const state = health?.state
   return {
     last_success_at: state?.lastSuccessAt?.toISOString() ?? null,
@@ -94,7 +99,7 @@ export function privateProviderView(
   provider: Provider,
   feeds: Feed[] = [],
   facts: Map<string, FeedSourceFacts> = new Map()
-) {
+): ProviderView {
   return {
     id: provider.id,
     ...providerIdentity(provider),

@@ -9,11 +9,14 @@ import {
   stxPrice,
   websiteRule,
 } from '#provider_accounts/rules'
+import { TEXT_LIMITS } from '#provider_accounts/text_limits'
 
+/** At most TEXT_LIMITS.slug (64) characters. */
 const FEED_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
 
-const displayName = () => vine.string().trim().minLength(1).maxLength(80).use(plainText())
-const description = () => vine.string().trim().maxLength(280).use(plainText())
+const displayName = () =>
+  vine.string().trim().minLength(1).maxLength(TEXT_LIMITS.displayName).use(plainText())
+const description = () => vine.string().trim().maxLength(TEXT_LIMITS.description).use(plainText())
 const website = () => vine.string().maxLength(2048).use(websiteRule())
 const xAccount = () => vine.string().regex(/^@[A-Za-z0-9_]{1,15}$/)
 /** Number or decimal string in STX → µSTX (bigint). */

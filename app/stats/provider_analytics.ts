@@ -2,7 +2,9 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { Clock } from '#core/clock'
 import { type Microstx, parseMicrostx } from '#ledger/money'
+import type Feed from '#models/feed'
 import type Provider from '#models/provider'
+import type { AnalyticsView } from '#stats/analytics_api'
 import { utcDaysEndingAt, utcHourStart, utcHoursStart } from '#stats/utc_periods'
 
 /** The analytics window: today (UTC) and the 6 days before it. */
@@ -59,7 +61,7 @@ export class ProviderAnalytics {
     private clock: Clock
   ) {}
 
-  async of(provider: Provider) {
+  async of(provider: Provider): Promise<AnalyticsView> {
     const now = this.clock.now()
     const days = utcDaysEndingAt(now, ANALYTICS_DAYS)
     const window = { from: days[0], to: days[days.length - 1] }
@@ -113,7 +115,7 @@ export class ProviderAnalytics {
         .filter((feed) => feed.deleted_at === null || perFeed.has(feed.id))
         .map((feed) => ({
           slug: feed.slug as string,
-          status: feed.deleted_at === null ? (feed.status as string) : 'deleted',
+          status: feed.deleted_at === null ? (feed.status as Feed['status']) : 'deleted',
           ...summary(perFeed.get(feed.id) ?? zero(), buyersOfFeed.get(feed.id) ?? 0),
         })),
       day_breakdown: days.map((day) => ({

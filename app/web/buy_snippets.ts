@@ -1,4 +1,4 @@
-import type { SiteContext } from '#web/site'
+import type { SiteContext } from '#web/page_context'
 
 /**
  * Copy-paste code that buys one feed: the 402 probe with curl, and a paid call

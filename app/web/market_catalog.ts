@@ -3,6 +3,7 @@ import { Database } from '@adonisjs/lucid/database'
 import { Clock } from '#core/clock'
 import { type Page, type PageRequest, paginate } from '#core/pagination'
 import { FeedAvailability } from '#feeds/feed_availability'
+import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx } from '#ledger/money'
 import { timeAgo } from '#stats/time_ago'
@@ -75,7 +76,8 @@ export class MarketCatalog {
   constructor(
     private db: Database,
     private clock: Clock,
-    private availability: FeedAvailability
+    private availability: FeedAvailability,
+    private sources: FeedSourceManager
   ) {}
 
   /** One page of the live feeds matching the filter, in catalog order. */
@@ -190,35 +192,17 @@ export class MarketCatalog {
     }
   }
 
+  /** In the words of the feed's driver declaration (config/feeds.ts). */
   #freshness(row: CatalogRow): string {
-    const fetched = row.last_fetched_at
+    const lastStored = row.last_fetched_at
       ? timeAgo(new Date(row.last_fetched_at).getTime(), this.clock.now())
       : null
-    switch (row.source_type) {
-      case 'builtin':
-        return `Updated every ${row.update_frequency ?? 'few minutes'}`
-      case 'partner_bridge':
-        return 'Live: fetched from the provider on every call'
-      case 'webhook_push':
-        return fetched ? `Pushed by the provider, last ${fetched}` : 'Waiting for its first push'
-      case 'manual_upload':
-        return fetched
-          ? `Uploaded by the provider, last ${fetched}`
-          : 'Waiting for its first upload'
-      default: {
-        const interval = Number(row.source_settings?.poll_interval_seconds ?? 0)
-        const every = interval ? `Mirrored every ${intervalInWords(interval)}` : 'Mirrored'
-        return fetched
-          ? `${every}, last fetched ${fetched}`
-          : `${every}, waiting for its first fetch`
-      }
-    }
+    const declaration = this.sources.declaration(row.source_type)
+    if (!declaration) return lastStored ? `Last updated ${lastStored}` : 'Live'
+    return declaration.freshness({
+      sourceSettings: row.source_settings ?? {},
+      updateFrequency: row.update_frequency,
+      lastStored,
+    })
   }
-}
-
-/** 60 → "minute", 300 → "5 minutes", 3600 → "hour". */
-export function intervalInWords(seconds: number): string {
-  if (seconds % 3600 === 0) return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`
-  if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`
-  return `${seconds} seconds`
 }

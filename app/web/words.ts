@@ -7,3 +7,10 @@ export function count(value: number | string) {
 export function noun(value: number | string, singular: string, plural = `${singular}s`) {
   return Number(value) === 1 ? singular : plural
 }
+
+/** 60 → "minute", 300 → "5 minutes", 3600 → "hour". */
+export function intervalInWords(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? 'hour' : `${seconds / 3600} hours`
+  if (seconds % 60 === 0) return seconds === 60 ? 'minute' : `${seconds / 60} minutes`
+  return `${seconds} seconds`
+}

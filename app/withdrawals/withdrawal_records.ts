@@ -2,9 +2,10 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { type Microstx, parseMicrostx } from '#ledger/money'
+import type { WithdrawalStatus } from '#withdrawals/withdrawal_api'
 
 /** The spec's states: pending (debited; maybe signed, maybe sent), broadcast, confirmed, failed. */
-export type WithdrawalStatus = 'pending' | 'broadcast' | 'confirmed' | 'failed'
+export type { WithdrawalStatus }
 
 export const UNSETTLED: WithdrawalStatus[] = ['pending', 'broadcast']
 

@@ -1,13 +1,14 @@
 import type { ChainConfig } from '#chain/define_config'
 import { explorerLink } from '#chain/explorer'
 import { formatStx } from '#ledger/money'
+import type { WithdrawalView } from '#withdrawals/withdrawal_api'
 import type { Withdrawal } from '#withdrawals/withdrawal_records'
 
 /** The JSON of a withdrawal (µSTX as integers, txids 0x-prefixed). */
 export function withdrawalView(
   withdrawal: Withdrawal,
   chain: Pick<ChainConfig, 'explorerUrl' | 'network'>
-) {
+): WithdrawalView {
   return {
     id: withdrawal.id,
     status: withdrawal.status,
@@ -42,7 +43,7 @@ const CSV_COLUMNS = [
 ] as const
 
 /** The withdrawal history as CSV (RFC 4180), one row per withdrawal. */
-export function withdrawalsCsv(views: ReturnType<typeof withdrawalView>[]): string {
+export function withdrawalsCsv(views: WithdrawalView[]): string {
   const lines = [CSV_COLUMNS.join(',')]
   for (const view of views) {
     lines.push(CSV_COLUMNS.map((column) => csvField(view[column])).join(','))

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import type { FeedPayload, FeedSourceDriver } from '#feeds/source_driver'
+import type { FeedPayload, FeedSourceDriver, SourceDeclaration } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 
 /** When the fixed document was last updated (epoch ms), as its payload says. */
@@ -9,10 +9,29 @@ const settingsValidator = vine.create({
   edition: vine.string().trim().minLength(1).maxLength(40),
 })
 
+/** What the test plugin declares: a Hosted Mirror source type with one field, `edition`. */
+export const FIXED_DOCUMENT_DECLARATION: SourceDeclaration = {
+  mode: 'hosted_mirror',
+  delivery: 'fetched',
+  label: 'A fixed document',
+  description: 'The test plugin: one fixed JSON document, labelled with its edition.',
+  fields: [
+    {
+      name: 'edition',
+      label: 'Edition',
+      kind: 'text',
+      hint: 'Any word: the document carries it.',
+      required: true,
+      maxLength: 40,
+    },
+  ],
+  freshness: () => 'A fixed document, always the same',
+}
+
 /**
  * A source driver that lives outside app/: it serves one fixed JSON document
  * labelled with the feed's `edition` setting. Registered with one
- * `sources.extend(name, sources.custom('hosted_mirror', …))`, it is the proof
+ * `sources.extend(name, sources.custom(FIXED_DOCUMENT_DECLARATION, …))`, it is the proof
  * that a new driver is one file and one config line.
  */
 export class FixedDocumentDriver implements FeedSourceDriver {

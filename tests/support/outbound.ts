@@ -3,23 +3,22 @@ import type { FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { OutboundClient } from '#outbound/outbound_client'
 
+/** The configured drivers that fetch through the OutboundClient. */
+const OUTBOUND_SOURCES = ['partner_bridge', 'codehost_raw', 'objectstore_url']
+
 /**
- * Swaps the app's OutboundClient until restored, and rebuilds the feed
- * source drivers that hold one (they take it when first created, so a
- * driver created earlier would keep fetching through the previous client).
+ * Swaps the app's OutboundClient until restored, and fakes the feed source
+ * drivers that hold one with their configured factories (they take it when
+ * first created, so a driver created earlier would keep fetching through the
+ * previous client); restoring drops those drivers too.
  */
 export function swapOutboundClient(client: OutboundClient) {
-  const rebuildDrivers = () => {
-    const factories = app.config.get<FeedsConfig>('feeds').sources
-    for (const name of ['partner_bridge', 'codehost_raw', 'objectstore_url']) {
-      if (factories[name]) sources.extend(name, factories[name])
-    }
-  }
+  const factories = app.config.get<FeedsConfig>('feeds').sources
   app.container.swap(OutboundClient, () => client)
-  rebuildDrivers()
+  for (const name of OUTBOUND_SOURCES) sources.fake(name, factories[name])
   return () => {
     app.container.restore(OutboundClient)
-    rebuildDrivers()
+    for (const name of OUTBOUND_SOURCES) void sources.restore(name)
   }
 }
 

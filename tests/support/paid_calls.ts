@@ -8,7 +8,7 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { SENDER, transfer } from '#tests/support/devnet'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
 import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
@@ -31,7 +31,7 @@ export async function pointBuiltinFeedsAtSimulator(
   const baseUrls = Object.fromEntries(
     UPSTREAM_NAMES.map((name) => [name, `${simulator.url}/${name}`])
   )
-  sources.extend(
+  sources.fake(
     'builtin',
     driverFactories.builtin({
       baseUrls: baseUrls as Record<UpstreamName, string>,
@@ -44,7 +44,7 @@ export async function pointBuiltinFeedsAtSimulator(
   return {
     simulator,
     async restore() {
-      sources.extend('builtin', app.config.get<FeedsConfig>('feeds').sources.builtin)
+      await sources.restore('builtin')
       await simulator.close()
     },
   }

@@ -4,14 +4,15 @@ import { MAX_JSON_DEPTH, isStorableAsJsonb } from '#core/storable_json'
 import type { FeedSnapshots } from '#feeds/feed_snapshots'
 import { MirrorFailure, type MirrorFailureKind } from '#feeds/mirror_failure'
 import { snapshotPayload } from '#feeds/snapshot_payload'
+import {
+  DEFAULT_POLL_INTERVAL_SECONDS,
+  URL_MIRROR_POLL_INTERVALS,
+} from '#feeds/drivers/url_mirror_settings'
 import type { FeedPayload, FeedSourceDriver, PollResult, SourceProbe } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 import type { OutboundClient } from '#outbound/outbound_client'
 import { OutboundFailure, describeOutboundFailure } from '#outbound/outbound_failure'
 import { outboundUrlProblem } from '#outbound/url_policy'
-
-export const URL_MIRROR_POLL_INTERVALS = [60, 300, 900, 3600] as const
-export const DEFAULT_POLL_INTERVAL_SECONDS = 300
 
 function problemWith(value: string): string | null {
   const problem =

@@ -7,5 +7,5 @@ await app.booted(async () => {
   sources = await app.container.make('feeds.sources')
 })
 
-/** The feed source manager: `sources.use('builtin')`, `sources.extend(name, factory)`. */
+/** The feed source manager: `sources.use('builtin')`, `sources.extend(name, factory)`; in tests `sources.fake()` and `sources.restore()`. */
 export { sources as default }

@@ -1,4 +1,8 @@
-import type { IntegrationMode, MirrorSourceType } from './types'
+import type { SourceChoice, SourceField } from '../../../app/feeds/source_choice'
+import { formatStx } from '../lib/money'
+import { site } from '../lib/site'
+import { sourceOf, useSources } from './sources_context'
+import type { Feed as FeedView, IntegrationMode } from './types'
 import { Field, TextField, described, fieldProblem } from './ui'
 
 /** A feed as its form holds it (strings as typed). */
@@ -7,84 +11,73 @@ export interface FeedDraft {
   display_name: string
   description: string
   price_stx: string
-  source_path: string
-  source_type: MirrorSourceType
-  source_url: string
-  poll_interval_seconds: string
+  /** The Hosted Mirror source chosen (a SourceChoice's type). */
+  source_type: string
+  /** The sources' fields as typed, by name (partner_bridge's and the chosen mirror's are sent). */
+  settings: Record<string, string>
 }
 
-export const EMPTY_FEED: FeedDraft = {
-  slug: '',
-  display_name: '',
-  description: '',
-  price_stx: '0.005',
-  source_path: '/',
-  source_type: 'codehost_raw',
-  source_url: '',
-  poll_interval_seconds: '300',
+/** Every declared field with what a new feed's form starts with. */
+function defaultSettings(sources: SourceChoice[]): Record<string, string> {
+  const settings: Record<string, string> = {}
+  for (const field of sources.flatMap((source) => source.fields)) {
+    settings[field.name] ??= String(field.default ?? '')
+  }
+  return settings
 }
 
-/** Source types we fetch on a schedule (the others send us their documents). */
-export function isPolled(type: string | undefined) {
-  return type === 'codehost_raw' || type === 'objectstore_url'
+function firstMirror(sources: SourceChoice[]) {
+  return sources.find((source) => source.mode === 'hosted_mirror')?.type ?? ''
 }
 
-export const SOURCE_TYPES: Array<{ type: MirrorSourceType; label: string; words: string }> = [
-  {
-    type: 'codehost_raw',
-    label: 'A JSON file in a code repository',
-    words: 'The raw URL of a file on GitHub, GitLab or similar. We fetch it on a schedule.',
-  },
-  {
-    type: 'objectstore_url',
-    label: 'A JSON object in storage',
-    words:
-      'The URL of an object in S3, R2, GCS or similar (a signed URL works). We fetch it on a schedule.',
-  },
-  {
-    type: 'webhook_push',
-    label: 'You push it to us',
-    words:
-      'Your system POSTs each new document to Tollbooth, signed with a push secret shown once.',
-  },
-  {
-    type: 'manual_upload',
-    label: 'You upload it by hand',
-    words: 'Upload a JSON document from the dashboard whenever it changes.',
-  },
-]
-
-const POLLS = [
-  ['60', 'every minute'],
-  ['300', 'every 5 minutes'],
-  ['900', 'every 15 minutes'],
-  ['3600', 'every hour'],
-]
+/** A new feed's form. */
+export function emptyFeed(sources: SourceChoice[]): FeedDraft {
+  return {
+    slug: '',
+    display_name: '',
+    description: '',
+    price_stx: '0.005',
+    source_type: firstMirror(sources),
+    settings: defaultSettings(sources),
+  }
+}
 
 /** The FEED body of the API for a mode, from what the form holds. */
-export function feedBody(draft: FeedDraft, mode: IntegrationMode) {
+export function feedBody(draft: FeedDraft, mode: IntegrationMode, sources: SourceChoice[]) {
   return {
     slug: draft.slug.trim(),
     display_name: draft.display_name.trim(),
     description: draft.description.trim() || undefined,
     price_stx: draft.price_stx.trim(),
-    ...sourceBody(draft, mode),
+    ...sourceBody(draft, mode, sources),
   }
 }
 
-/** Only the mode-specific part (`source_path`, or `source`). */
-export function sourceBody(draft: FeedDraft, mode: IntegrationMode) {
-  if (mode === 'partner_bridge') return { source_path: draft.source_path.trim() }
-  const polled = isPolled(draft.source_type)
-  return {
-    source: polled
-      ? {
-          type: draft.source_type,
-          url: draft.source_url.trim(),
-          poll_interval_seconds: Number(draft.poll_interval_seconds),
-        }
-      : { type: draft.source_type },
+/**
+ * Only the mode-specific part: a Partner Bridge feed's fields at the FEED's
+ * top level (`source_path`), a Hosted Mirror feed's under `source` with its type.
+ */
+export function sourceBody(draft: FeedDraft, mode: IntegrationMode, sources: SourceChoice[]) {
+  if (mode === 'partner_bridge') {
+    return settingsOf(
+      sources.find((source) => source.mode === 'partner_bridge'),
+      draft
+    )
   }
+  const chosen = sourceOf(sources, draft.source_type)
+  return { source: { type: draft.source_type, ...settingsOf(chosen, draft) } }
+}
+
+/** A source's fields as the API takes them: a choice's own value, text trimmed, empty optional ones left out. */
+function settingsOf(source: SourceChoice | undefined, draft: FeedDraft) {
+  const settings: Record<string, string | number> = {}
+  for (const field of source?.fields ?? []) {
+    const typed = draft.settings[field.name] ?? ''
+    const choice = field.choices?.find((option) => String(option.value) === typed)
+    if (choice) settings[field.name] = choice.value
+    else if (typed.trim() !== '' || field.required) settings[field.name] = typed.trim()
+  }
+  return settings
 }
 
 /** "BTC spot price" → "btc-spot-price" */
@@ -94,7 +87,7 @@ export function slugOf(name: string) {
     .normalize('NFKD')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
+    .slice(0, site().limits.text.slug)
 }
 
 interface Props {
@@ -121,10 +114,17 @@ export function FeedFields({
   existing,
   idPrefix = 'feed',
 }: Props) {
+  const sources = useSources()
+  const { text, price } = site().limits
   const set = (patch: Partial<FeedDraft>) => onChange({ ...draft, ...patch })
   const problem = (field: string) => fieldProblem(error, `${prefix}${field}`)
   const id = (field: string) => `${idPrefix}-${field}`
-  const polled = isPolled(draft.source_type)
+  const mirrors = sources.filter((source) => source.mode === 'hosted_mirror')
+  const source =
+    mode === 'partner_bridge'
+      ? sources.find((choice) => choice.mode === 'partner_bridge')
+      : sourceOf(sources, draft.source_type)
+  const settingsPrefix = mode === 'partner_bridge' ? '' : 'source.'
 
   return (
     <div>
@@ -137,7 +137,7 @@ export function FeedFields({
             problem={problem('display_name')}
             value={draft.display_name}
             required
-            maxLength={80}
+            maxLength={text.displayName}
             onValue={(name) => {
               const followsName =
                 !existing && (draft.slug === '' || draft.slug === slugOf(draft.display_name))
@@ -152,9 +152,9 @@ export function FeedFields({
               problem={problem('slug')}
               value={draft.slug}
               required
-              maxLength={64}
+              maxLength={text.slug}
               // Browsers compile `pattern` with the v flag, where a bare `-` in a class is an error.
-              pattern="[a-z0-9](?:[a-z0-9\-]{0,62}[a-z0-9])?"
+              pattern={`[a-z0-9](?:[a-z0-9\\-]{0,${text.slug - 2}}[a-z0-9])?`}
               onValue={(slug) => set({ slug })}
             />
           )}
@@ -167,14 +167,14 @@ export function FeedFields({
             <textarea
               {...described(id('description'), problem('description'))}
               value={draft.description}
-              maxLength={280}
+              maxLength={text.description}
               onInput={(event) => set({ description: event.currentTarget.value })}
             />
           </Field>
           <Field
             id={id('price')}
             label="Price per call"
-            hint="In STX, from 0.0001 to 10; most feeds sell for 0.003 to 0.05. You keep 97% of it."
+            hint={`In STX, from ${formatStx(BigInt(price.minimumMicrostx))} to ${formatStx(BigInt(price.maximumMicrostx))}; most feeds sell for 0.003 to 0.05. You keep 97% of it.`}
             problem={problem('price_stx')}
           >
             <div class="input-prefix">
@@ -191,99 +191,108 @@ export function FeedFields({
           </Field>
         </>
       )}
-      {part === 'listing' ? null : mode === 'partner_bridge' ? (
-        <TextField
-          id={id('path')}
-          label="Path on your API"
-          hint="The route Tollbooth calls on your server after a buyer pays, e.g. /v1/prices. No query string."
-          problem={problem('source_path')}
-          value={draft.source_path}
-          required
-          onValue={(path) => set({ source_path: path })}
-        />
-      ) : (
-        <>
-          <fieldset class="field" style="border:0;padding:0;margin:0 0 16px">
-            <legend class="label" style="margin-bottom:6px">
-              Where the data comes from
-            </legend>
-            <div class="choices">
-              {SOURCE_TYPES.map((source) => (
-                <label class="choice" key={source.type}>
-                  <input
-                    type="radio"
-                    name={id('source-type')}
-                    value={source.type}
-                    checked={draft.source_type === source.type}
-                    onChange={() => set({ source_type: source.type })}
-                  />
-                  <strong>{source.label}</strong>
-                  <p>{source.words}</p>
-                </label>
-              ))}
-            </div>
-            {problem('source.type') && (
-              <span class="problem" role="alert">
-                {problem('source.type')}
-              </span>
-            )}
-          </fieldset>
-          {polled && (
-            <>
-              <TextField
-                id={id('url')}
-                type="url"
-                label="URL of the JSON document"
-                hint="An https URL that answers with JSON. We fetch it once now, then on the schedule below."
-                problem={problem('source.url') ?? problem('source')}
-                value={draft.source_url}
-                required
-                placeholder="https://raw.githubusercontent.com/you/data/main/prices.json"
-                onValue={(url) => set({ source_url: url })}
-              />
-              <Field
-                id={id('poll')}
-                label="How often we fetch it"
-                hint="Buyers get the latest copy we fetched."
-                problem={problem('source.poll_interval_seconds')}
-              >
-                <select
-                  {...described(id('poll'), problem('source.poll_interval_seconds'))}
-                  value={draft.poll_interval_seconds}
-                  onChange={(event) => set({ poll_interval_seconds: event.currentTarget.value })}
-                >
-                  {POLLS.map(([value, words]) => (
-                    <option value={value} key={value}>
-                      {words}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            </>
+      {part !== 'listing' && mode === 'hosted_mirror' && (
+        <fieldset class="field" style="border:0;padding:0;margin:0 0 16px">
+          <legend class="label" style="margin-bottom:6px">
+            Where the data comes from
+          </legend>
+          <div class="choices">
+            {mirrors.map((choice) => (
+              <label class="choice" key={choice.type}>
+                <input
+                  type="radio"
+                  name={id('source-type')}
+                  value={choice.type}
+                  checked={draft.source_type === choice.type}
+                  onChange={() => set({ source_type: choice.type })}
+                />
+                <strong>{choice.label}</strong>
+                <p>{choice.description}</p>
+              </label>
+            ))}
+          </div>
+          {(problem('source.type') ?? problem('source')) && (
+            <span class="problem" role="alert">
+              {problem('source.type') ?? problem('source')}
+            </span>
           )}
-        </>
+        </fieldset>
       )}
+      {part !== 'listing' &&
+        source?.fields.map((field) => (
+          <SettingField
+            key={`${source.type}-${field.name}`}
+            id={id(field.name)}
+            field={field}
+            value={draft.settings[field.name] ?? ''}
+            problem={problem(`${settingsPrefix}${field.name}`)}
+            onValue={(value) => set({ settings: { ...draft.settings, [field.name]: value } })}
+          />
+        ))}
     </div>
   )
 }
 
-/** The form of an existing feed's settings. */
-export function draftOf(feed: {
-  slug: string
-  display_name: string
-  description: string | null
-  price_stx: string
-  source_path?: string
-  source?: { type: MirrorSourceType; url?: string; poll_interval_seconds?: number }
-}): FeedDraft {
+/** One declared field of a source: a text or URL input, or a choice. */
+function SettingField(props: {
+  id: string
+  field: SourceField
+  value: string
+  problem?: string | null
+  onValue: (value: string) => void
+}) {
+  const { id, field, value, problem, onValue } = props
+  if (field.kind === 'choice') {
+    return (
+      <Field id={id} label={field.label} hint={field.hint} problem={problem}>
+        <select
+          {...described(id, problem)}
+          value={value}
+          onChange={(event) => onValue(event.currentTarget.value)}
+        >
+          {(field.choices ?? []).map((choice) => (
+            <option value={String(choice.value)} key={String(choice.value)}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+    )
+  }
+  return (
+    <TextField
+      id={id}
+      type={field.kind}
+      label={field.label}
+      hint={field.hint}
+      problem={problem}
+      value={value}
+      required={field.required}
+      maxLength={field.maxLength}
+      placeholder={field.placeholder}
+      onValue={onValue}
+    />
+  )
+}
+
+/**
+ * The form of an existing feed's settings: a Hosted Mirror feed's settings
+ * are under `source`, a Partner Bridge feed's at its top level.
+ */
+export function draftOf(feed: FeedView, sources: SourceChoice[]): FeedDraft {
+  const stored: Partial<Record<string, unknown>> = feed.source ?? { ...feed }
+  const mode = feed.source ? 'hosted_mirror' : 'partner_bridge'
+  const settings = defaultSettings(sources)
+  for (const { name } of sources.flatMap((source) => (source.mode === mode ? source.fields : []))) {
+    const value = stored[name]
+    if (typeof value === 'string' || typeof value === 'number') settings[name] = String(value)
+  }
   return {
     slug: feed.slug,
     display_name: feed.display_name,
     description: feed.description ?? '',
     price_stx: feed.price_stx,
-    source_path: feed.source_path ?? '/',
-    source_type: feed.source?.type ?? 'codehost_raw',
-    source_url: feed.source?.url ?? '',
-    poll_interval_seconds: String(feed.source?.poll_interval_seconds ?? 300),
+    source_type: feed.source?.type ?? firstMirror(sources),
+    settings,
   }
 }

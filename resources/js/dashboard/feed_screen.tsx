@@ -2,14 +2,8 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { feedPaths } from '../../../app/web/feed_paths'
 import { api } from '../lib/api'
 import { relative, when } from '../lib/format'
-import {
-  draftOf,
-  type FeedDraft,
-  FeedFields,
-  isPolled,
-  SOURCE_TYPES,
-  sourceBody,
-} from './feed_fields'
+import { draftOf, type FeedDraft, FeedFields, sourceBody } from './feed_fields'
+import { sourceOf, useSources } from './sources_context'
 import { DeclarationCard } from './declaration_card'
 import { useProvider } from './provider_context'
 import type { Feed, SourceHealth } from './types'
@@ -25,6 +19,7 @@ import { type Verdict, VerdictNotice } from './verdicts'
  */
 export function FeedScreen({ slug }: { slug: string }) {
   const { provider } = useProvider()
+  const sources = useSources()
   const listed = provider.feeds.find((feed) => feed.slug === slug) ?? null
   const [feed, setFeed] = useState<Feed | null>(listed)
   const path = `/providers/id/${provider.id}/feeds/${encodeURIComponent(slug)}`
@@ -46,7 +41,8 @@ export function FeedScreen({ slug }: { slug: string }) {
     )
   }
   const mirror = provider.integration_mode === 'hosted_mirror'
-  const polled = isPolled(feed.source?.type)
+  const delivery = mirror ? sourceOf(sources, feed.source?.type)?.delivery : undefined
+  const polled = delivery === 'polled'
   return (
     <div class="stack">
       <div class="page-head">
@@ -67,12 +63,12 @@ export function FeedScreen({ slug }: { slug: string }) {
       {mirror && (feed.source_health || polled) && (
         <HealthCard health={feed.source_health ?? null} path={path} testable={polled} />
       )}
-      {feed.source?.type === 'manual_upload' && <UploadCard path={path} onUploaded={refresh} />}
+      {delivery === 'uploaded' && <UploadCard path={path} onUploaded={refresh} />}
       <StateCard feed={feed} path={path} onSaved={setFeed} />
       <SettingsCard feed={feed} path={path} onSaved={setFeed} />
       <SourceCard feed={feed} path={path} onSaved={setFeed} />
       <DeclarationCard feed={feed} path={path} onSaved={setFeed} />
-      {feed.source?.type === 'webhook_push' && (
+      {delivery === 'pushed' && (
         <PushSecretCard path={path} handle={provider.handle} slug={feed.slug} />
       )}
       <DeleteCard feed={feed} path={path} providerId={provider.id} />
@@ -89,7 +85,8 @@ interface CardProps {
 
 function SettingsCard({ feed, path, onSaved }: CardProps) {
   const { provider } = useProvider()
-  const [draft, setDraft] = useState<FeedDraft>(() => draftOf(feed))
+  const sources = useSources()
+  const [draft, setDraft] = useState<FeedDraft>(() => draftOf(feed, sources))
   const [saved, setSaved] = useState(false)
   const save = useAction(async () => {
     const answer = await api<{ feed: Feed }>(path, {
@@ -179,17 +176,18 @@ interface SourceChange {
 
 function SourceCard({ feed, path, onSaved }: CardProps) {
   const { provider } = useProvider()
-  const [draft, setDraft] = useState<FeedDraft>(() => draftOf(feed))
+  const sources = useSources()
+  const [draft, setDraft] = useState<FeedDraft>(() => draftOf(feed, sources))
   const [saved, setSaved] = useState<SourceChange | null>(null)
   const save = useAction(async () => {
     const answer = await api<SourceChange>(path, {
       method: 'PATCH',
-      body: sourceBody(draft, provider.integration_mode),
+      body: sourceBody(draft, provider.integration_mode, sources),
     })
     setSaved(answer)
     onSaved(answer.feed)
   })
-  const label = SOURCE_TYPES.find((source) => source.type === feed.source?.type)?.label
+  const label = sourceOf(sources, feed.source?.type)?.label
   return (
     <form
       class="card"

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { api } from '../lib/api'
 import { when } from '../lib/format'
 import { draftOf, type FeedDraft, FeedFields, sourceBody } from './feed_fields'
+import { useSources } from './sources_context'
 import { useProvider } from './provider_context'
 import type { IntegrationMode, Provider } from './types'
 import {
@@ -112,9 +113,10 @@ function SwitchModeCard({ onSecret }: { onSecret: (secret: string) => void }) {
   const target: IntegrationMode =
     provider.integration_mode === 'partner_bridge' ? 'hosted_mirror' : 'partner_bridge'
   const live = provider.feeds
+  const sources = useSources()
   const [endpoint, setEndpoint] = useState(provider.partner_endpoint ?? '')
   const [drafts, setDrafts] = useState<Record<string, FeedDraft>>(() =>
-    Object.fromEntries(live.map((feed) => [feed.slug, draftOf(feed)]))
+    Object.fromEntries(live.map((feed) => [feed.slug, draftOf(feed, sources)]))
   )
   const [switched, setSwitched] = useState(false)
   const change = useAction(async () => {
@@ -127,7 +129,7 @@ function SwitchModeCard({ onSecret }: { onSecret: (secret: string) => void }) {
           ...(target === 'partner_bridge' ? { partner_endpoint: endpoint.trim() } : {}),
           feeds: live.map((feed) => ({
             slug: feed.slug,
-            ...sourceBody(drafts[feed.slug], target),
+            ...sourceBody(drafts[feed.slug], target, sources),
           })),
         },
       }

@@ -1,7 +1,8 @@
 import { type FirstPoll, SourceOutcome } from './source_outcome'
 import { useState } from 'preact/hooks'
 import { api } from '../lib/api'
-import { EMPTY_FEED, type FeedDraft, FeedFields, feedBody } from './feed_fields'
+import { emptyFeed, type FeedDraft, FeedFields, feedBody } from './feed_fields'
+import { useSources } from './sources_context'
 import { useProvider } from './provider_context'
 import type { Feed } from './types'
 import { Notice, Problem, useAction } from './ui'
@@ -15,12 +16,13 @@ interface Created {
 /** POST /providers/id/:id/feeds: a new feed in the provider's mode. */
 export function NewFeedScreen() {
   const { provider, reload } = useProvider()
-  const [draft, setDraft] = useState<FeedDraft>(EMPTY_FEED)
+  const sources = useSources()
+  const [draft, setDraft] = useState<FeedDraft>(() => emptyFeed(sources))
   const [created, setCreated] = useState<Created | null>(null)
   const create = useAction(async () => {
     const answer = await api<Created>(`/providers/id/${provider.id}/feeds`, {
       method: 'POST',
-      body: feedBody(draft, provider.integration_mode),
+      body: feedBody(draft, provider.integration_mode, sources),
     })
     setCreated(answer)
     await reload()

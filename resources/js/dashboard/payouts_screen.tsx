@@ -1,16 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, apiResponse } from '../lib/api'
 import { shortAddress, when } from '../lib/format'
-import { MICROSTX_PER_STX, formatStx, parseStx, stx } from '../lib/money'
+import { formatStx, parseStx, stx } from '../lib/money'
 import { site } from '../lib/site'
 import { useProvider } from './provider_context'
 import type { Withdrawal } from './types'
 import { Field, Metric, Notice, Problem, described, useAction } from './ui'
 import { WalletLink } from './wallet_link'
 import { isSettled, statusInWords } from './withdrawal_words'
-
-const MINIMUM = MICROSTX_PER_STX
-const MAXIMUM = 1000n * MICROSTX_PER_STX
 
 /**
  * Money out: the withdrawal wallet, a withdrawal (amount in STX, a
@@ -82,7 +79,7 @@ export function PayoutsScreen() {
       <History
         withdrawals={withdrawals}
         error={historyError}
-        csvPath={`${base}/withdrawals?limit=1000`}
+        csvPath={`${base}/withdrawals?limit=${site().limits.withdrawal.historyMax}`}
         handle={provider.handle}
       />
     </div>
@@ -90,6 +87,9 @@ export function PayoutsScreen() {
 }
 
 function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) => Promise<void> }) {
+  // The smallest and largest withdrawal (config/withdrawals.ts), in µSTX.
+  const minimum = BigInt(site().limits.withdrawal.minimumMicrostx)
+  const maximum = BigInt(site().limits.withdrawal.maximumMicrostx)
   const { provider } = useProvider()
   const [amount, setAmount] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
@@ -122,10 +122,10 @@ function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) =
     const words =
       microstx === null
         ? 'Enter an amount in STX, like 2.5 (at most 6 decimals).'
-        : microstx < MINIMUM
-          ? 'The smallest withdrawal is 1 STX.'
-          : microstx > MAXIMUM
-            ? 'The largest withdrawal is 1000 STX; withdraw in several steps.'
+        : microstx < minimum
+          ? `The smallest withdrawal is ${stx(minimum)}.`
+          : microstx > maximum
+            ? `The largest withdrawal is ${stx(maximum)}; withdraw in several steps.`
             : microstx > pending
               ? `That is more than your pending revenue (${stx(pending)}).`
               : null
@@ -184,7 +184,7 @@ function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) =
           <Field
             id="amount"
             label="Amount"
-            hint={`From 1 to 1000 STX, at most your pending revenue (${stx(pending)}). To ${shortAddress(wallet)}.`}
+            hint={`From ${formatStx(minimum)} to ${stx(maximum)}, at most your pending revenue (${stx(pending)}). To ${shortAddress(wallet)}.`}
             problem={problem}
           >
             <div class="input-prefix">
@@ -203,11 +203,11 @@ function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) =
             <button type="submit" class="btn btn-primary">
               Review withdrawal
             </button>
-            {pending >= MINIMUM && (
+            {pending >= minimum && (
               <button
                 type="button"
                 class="btn"
-                onClick={() => setAmount(formatStx(pending < MAXIMUM ? pending : MAXIMUM))}
+                onClick={() => setAmount(formatStx(pending < maximum ? pending : maximum))}
               >
                 All of it
               </button>

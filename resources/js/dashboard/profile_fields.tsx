@@ -1,3 +1,4 @@
+import { site } from '../lib/site'
 import { TextField, fieldProblem } from './ui'
 
 /** The public profile as its form holds it (strings as typed). */
@@ -28,6 +29,7 @@ export function ProfileFields(props: {
   const { draft, error, idPrefix } = props
   const set = (patch: Partial<ProfileDraft>) => props.onChange({ ...draft, ...patch })
   const problem = (field: string) => fieldProblem(error, field)
+  const { text } = site().limits
   return (
     <>
       <TextField
@@ -37,7 +39,7 @@ export function ProfileFields(props: {
         problem={problem('display_name')}
         value={draft.display_name}
         required
-        maxLength={80}
+        maxLength={text.displayName}
         onValue={(name) => set({ display_name: name })}
       />
       <TextField
@@ -45,7 +47,7 @@ export function ProfileFields(props: {
         label="One-sentence pitch (optional)"
         problem={problem('description')}
         value={draft.description}
-        maxLength={280}
+        maxLength={text.description}
         onValue={(description) => set({ description })}
       />
       <TextField

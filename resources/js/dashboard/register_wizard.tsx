@@ -1,7 +1,8 @@
 import { type FirstPoll, SourceOutcome } from './source_outcome'
 import { useState } from 'preact/hooks'
 import { ApiError, api } from '../lib/api'
-import { EMPTY_FEED, type FeedDraft, FeedFields, feedBody } from './feed_fields'
+import { emptyFeed, type FeedDraft, FeedFields, feedBody } from './feed_fields'
+import { useSources } from './sources_context'
 import { useHandleCheck } from './handle_check'
 import { type ProfileDraft, ProfileFields, profileBody } from './profile_fields'
 import type { Feed, IntegrationMode, Provider } from './types'
@@ -41,7 +42,8 @@ export function RegisterWizard() {
     website: '',
     x_account: '',
   })
-  const [feed, setFeed] = useState<FeedDraft>(EMPTY_FEED)
+  const sources = useSources()
+  const [feed, setFeed] = useState<FeedDraft>(() => emptyFeed(sources))
   const [done, setDone] = useState<Registered | null>(null)
   const handleCheck = useHandleCheck(handle.trim())
 
@@ -54,7 +56,7 @@ export function RegisterWizard() {
           ...profileBody(profile, undefined),
           integration_mode: mode,
           partner_endpoint: mode === 'partner_bridge' ? endpoint.trim() : undefined,
-          feed: feedBody(feed, mode),
+          feed: feedBody(feed, mode, sources),
         },
       })
       history.replaceState(null, '', `/dashboard/p/${registered.provider.id}`)

@@ -1,13 +1,7 @@
-/** What the server told every page about itself (resources/views/components/layout.edge). */
-export interface Site {
-  publicUrl: string
-  network: 'mainnet' | 'testnet' | 'devnet'
-  /** ST on testnet and devnet, SP on mainnet. */
-  addressPrefix: string
-  explorer: { url: string; chain: 'mainnet' | 'testnet' }
-  polls: { activityMs: number; withdrawalMs: number; dashboardMs: number }
-  outputDeclaration: { maxBytes: number }
-}
+import type { SiteContext } from '../../../app/web/page_context'
+
+/** What the server told every page about itself (app/web/site.ts, resources/views/components/layout.edge). */
+export type Site = SiteContext
 
 let cached: Site | undefined
 

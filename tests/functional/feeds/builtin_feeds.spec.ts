@@ -37,17 +37,20 @@ test.group('The sixteen built-in feeds', (group) => {
     const baseUrls = Object.fromEntries(
       UPSTREAM_NAMES.map((name) => [name, `${simulator.url}/${name}`])
     )
-    const manager = new FeedSourceManager({
-      sources: {
-        builtin: sources.builtin({
-          baseUrls: baseUrls as Record<UpstreamName, string>,
-          simulated: true,
-          timeoutMs: 500,
-          maxBytes: 5_000_000,
-          settings: TEST_SETTINGS,
-        }),
+    const manager = new FeedSourceManager(
+      {
+        sources: {
+          builtin: sources.builtin({
+            baseUrls: baseUrls as Record<UpstreamName, string>,
+            simulated: true,
+            timeoutMs: 500,
+            maxBytes: 5_000_000,
+            settings: TEST_SETTINGS,
+          }),
+        },
       },
-    })
+      app
+    )
     const clock = new Clock()
     reader = new FeedReader(
       manager,

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { rawCall } from '#tests/support/fuzz'
@@ -158,10 +158,7 @@ test.group('A manual_upload feed', (group) => {
     client,
     assert,
   }) => {
-    sources.extend(
-      'manual_upload',
-      driverFactories.received({ name: 'manual_upload', via: 'upload', maxBytes: 32 })
-    )
+    sources.fake('manual_upload', driverFactories.received({ via: 'upload', maxBytes: 32 }))
     const keep = app.config.get<number>('feeds.snapshots.keep')
     app.config.set('feeds.snapshots.keep', 3)
     try {
@@ -186,7 +183,7 @@ test.group('A manual_upload feed', (group) => {
       )
     } finally {
       app.config.set('feeds.snapshots.keep', keep)
-      sources.extend('manual_upload', app.config.get<FeedsConfig>('feeds').sources.manual_upload)
+      await sources.restore('manual_upload')
     }
   })
 })

@@ -5,6 +5,7 @@ import sources from '#feeds/services/main'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import {
+  FIXED_DOCUMENT_DECLARATION,
   FIXED_DOCUMENT_UPDATED_AT,
   FixedDocumentDriver,
 } from '#tests/support/fixed_document_driver'
@@ -26,7 +27,7 @@ test.group('A source driver of your own', (group) => {
     driver = new FixedDocumentDriver()
     sources.extend(
       'test_plugin',
-      driverFactories.custom('hosted_mirror', () => driver)
+      driverFactories.custom(FIXED_DOCUMENT_DECLARATION, () => driver)
     )
     return () => sources.remove('test_plugin')
   })
@@ -67,6 +68,8 @@ test.group('A source driver of your own', (group) => {
       price: 5000,
     })
     assert.equal(driver.fetches, 1)
+    const page = await client.get('/market/feeds/p/acme-data/prices').header('accept', 'text/html')
+    assert.include(page.text(), 'A fixed document, always the same', 'its declared freshness')
     const ledger = await app.container.make(Ledger)
     const earned = await ledger.balanceOf(accounts.providerPending(registered.provider.id))
     assert.equal(-earned, 4_850n)

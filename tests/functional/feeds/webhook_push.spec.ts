@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { rawCall } from '#tests/support/fuzz'
@@ -208,10 +207,7 @@ test.group('A webhook_push feed', (group) => {
     client,
     assert,
   }) => {
-    sources.extend(
-      'webhook_push',
-      driverFactories.received({ name: 'webhook_push', via: 'push', maxBytes: 64 })
-    )
+    sources.fake('webhook_push', driverFactories.received({ via: 'push', maxBytes: 64 }))
     try {
       const { pushSecret } = await registerPushFeed(client)
       const refused = await signedPush(pushSecret, { padding: 'x'.repeat(64) })
@@ -223,7 +219,7 @@ test.group('A webhook_push feed', (group) => {
       )
       assert.isNull(await currentSnapshot())
     } finally {
-      sources.extend('webhook_push', app.config.get<FeedsConfig>('feeds').sources.webhook_push)
+      await sources.restore('webhook_push')
     }
   })
 

@@ -1,9 +1,8 @@
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { SourceUnavailable } from '#feeds/source_driver'
 import Feed from '#models/feed'
@@ -137,7 +136,7 @@ test.group('Fuzzing | what sources answer', (group) => {
     const baseUrls = Object.fromEntries(
       UPSTREAM_NAMES.map((name) => [name, `${server.url}/${name}`])
     )
-    sources.extend(
+    sources.fake(
       'builtin',
       driverFactories.builtin({
         baseUrls: baseUrls as Record<UpstreamName, string>,
@@ -168,7 +167,7 @@ test.group('Fuzzing | what sources answer', (group) => {
         )
       }
     } finally {
-      sources.extend('builtin', app.config.get<FeedsConfig>('feeds').sources.builtin)
+      await sources.restore('builtin')
     }
   })
 })

@@ -3,7 +3,7 @@ import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
@@ -28,12 +28,12 @@ test.group('Payments this service cannot redeem', (group) => {
 
   group.each.setup(async () => {
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
-    sources.extend(
+    sources.fake(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
     )
     return async () => {
-      sources.extend('partner_bridge', app.config.get<FeedsConfig>('feeds').sources.partner_bridge)
+      await sources.restore('partner_bridge')
       await partner.close()
     }
   })

@@ -4,7 +4,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
 import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
@@ -44,7 +44,7 @@ test.group('Provider analytics', (group) => {
       routes: ['/v1/prices', '/v1/volumes'],
       now: () => clock.now(),
     })
-    sources.extend(
+    sources.fake(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
     )
@@ -61,7 +61,7 @@ test.group('Provider analytics', (group) => {
     return async () => {
       app.container.restore(FeedReader)
       shifted.restore()
-      sources.extend('partner_bridge', app.config.get<FeedsConfig>('feeds').sources.partner_bridge)
+      await sources.restore('partner_bridge')
       await partner.close()
     }
   })

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
@@ -33,12 +33,12 @@ test.group('Partner Bridge', (group) => {
   group.each.setup(async () => {
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
     // Short partner time-outs so a hanging partner costs the test 300 ms, not 5 s.
-    sources.extend(
+    sources.fake(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
     )
     return async () => {
-      sources.extend('partner_bridge', app.config.get<FeedsConfig>('feeds').sources.partner_bridge)
+      await sources.restore('partner_bridge')
       await partner.close()
     }
   })
@@ -258,7 +258,7 @@ test.group('Partner Bridge', (group) => {
       timeoutMs: 300,
     })
     app.container.swap(OutboundClient, () => production)
-    sources.extend(
+    sources.fake(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
     )

@@ -1,9 +1,8 @@
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
-import { sources as driverFactories, type FeedsConfig } from '#feeds/define_config'
+import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { createFeeds } from '#tests/support/feeds'
 import { startLocalSite, useLocalSiteClient } from '#tests/support/local_site'
@@ -513,13 +512,11 @@ test.group('Feed pages and served data', (group) => {
   const buyer = useBuyer(stack)
 
   group.each.setup(() => {
-    sources.extend(
+    sources.fake(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: 1_000, maxBytes: 1_048_576 })
     )
-    return () => {
-      sources.extend('partner_bridge', app.config.get<FeedsConfig>('feeds').sources.partner_bridge)
-    }
+    return () => sources.restore('partner_bridge')
   })
 
   test("no served document's or paid answer's keys or values appear on the public page", async ({

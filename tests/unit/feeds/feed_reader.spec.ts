@@ -45,10 +45,13 @@ test.group('Reading a feed through its source', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(() => {
     driver = new ScriptedDriver()
-    sources.extend('scripted', () => driver)
+    sources.fake('scripted', () => driver)
     const manual = useManualClock()
     clock = manual.clock
-    return manual.restore
+    return async () => {
+      manual.restore()
+      await sources.restore()
+    }
   })
 
   /** A reader with a cache of its own, so tests do not share cached values. */
