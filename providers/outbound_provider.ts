@@ -1,5 +1,6 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import type { OutboundConfig } from '#config/outbound'
+import { Clock } from '#core/clock'
 import { OutboundClient } from '#outbound/outbound_client'
 
 /**
@@ -11,8 +12,11 @@ export default class OutboundProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    this.app.container.singleton(OutboundClient, () => {
-      return new OutboundClient(this.app.config.get<OutboundConfig>('outbound'))
+    this.app.container.singleton(OutboundClient, async (resolver) => {
+      return new OutboundClient({
+        ...this.app.config.get<OutboundConfig>('outbound'),
+        clock: await resolver.make(Clock),
+      })
     })
   }
 }

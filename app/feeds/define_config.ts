@@ -66,17 +66,21 @@ export const sources = {
     settings: BuiltinFeedsSettings
   }): FeedSourceDriverFactory {
     return sourceDriverFactory('builtin', async () => {
+      const { default: app } = await import('@adonisjs/core/services/app')
       const { BuiltinSourceDriver } = await import('#feeds/drivers/builtin_driver')
       const { FetchUpstreamHttp } = await import('#feeds/builtin/upstream_http')
+      const { Clock } = await import('#core/clock')
+      const clock = await app.container.make(Clock)
       return new BuiltinSourceDriver({
         http: new FetchUpstreamHttp({
           baseUrls: options.baseUrls,
           timeoutMs: options.timeoutMs,
           maxBytes: options.maxBytes,
+          clock,
         }),
         settings: options.settings,
         simulated: options.simulated,
-        now: Date.now,
+        now: () => clock.now(),
       })
     })
   },

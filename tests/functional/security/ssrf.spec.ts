@@ -12,6 +12,7 @@ import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_c
 import type { Resolver } from '#outbound/resolver'
 import { swapOutboundClient } from '#tests/support/outbound'
 import { newOwner, postRegistration, urlMirrorRegistration } from '#tests/support/providers'
+import { Clock } from '#core/clock'
 
 /** What the injected DNS answers; any other name does not resolve. */
 const DNS: Record<string, string[]> = {
@@ -68,7 +69,7 @@ function useOutbound(rules: Partial<OutboundConfig>, client: Partial<OutboundCli
   const config = app.config.get<OutboundConfig>('outbound')
   app.config.set('outbound', { ...config, ...rules })
   const restore = swapOutboundClient(
-    new OutboundClient({ ...config, ...rules, timeoutMs: 1_000, ...client })
+    new OutboundClient({ ...config, ...rules, timeoutMs: 1_000, clock: new Clock(), ...client })
   )
   return () => {
     restore()
