@@ -9,12 +9,13 @@ import { ManualClock } from '#tests/support/clock'
 import { RECIPIENT, SENDER, transfer, useDevnet } from '#tests/support/devnet'
 
 test.group('Stacks client against the devnet', (group) => {
-  const devnet = useDevnet(group, { hangMs: 10_000 })
+  const devnet = useDevnet(group, { hangMs: 60_000 })
   let clock: ManualClock
   group.each.setup(() => {
     clock = new ManualClock()
   })
-  const client = () => new StacksClient(stacksClientOptions(devnet().url, { clock }))
+  const client = () =>
+    new StacksClient(stacksClientOptions(devnet().url, { clock, timeoutMs: 30_000 }))
 
   test('a broadcast transfer is pending, then confirmed once mined', async ({ assert }) => {
     const tx = await transfer({ amount: 2_500n })
@@ -70,7 +71,7 @@ test.group('Stacks client against the devnet', (group) => {
     devnet().faults.timeoutNext(1)
     const hung = client().broadcast(bytes)
     await devnet().faults.held()
-    clock.advance(1_000)
+    clock.advance(30_000)
     assert.deepEqual(await hung, { kind: 'unknown', detail: 'timed out' })
   })
 
@@ -124,7 +125,7 @@ test.group('Stacks client against the devnet', (group) => {
     devnet().faults.timeoutNext(1)
     const hung = client().getNonces(SENDER.address)
     await devnet().faults.held()
-    clock.advance(1_000)
+    clock.advance(30_000)
     await assert.rejects(() => hung, E_CHAIN_NODE_UNAVAILABLE)
   })
 })
@@ -199,11 +200,11 @@ test.group('Stacks client against a node answering nonsense', (group) => {
     const asked = new Promise<void>((resolve) => (arrived = resolve))
     answer = () => arrived()
     const clock = new ManualClock()
-    const client = new StacksClient(stacksClientOptions(baseUrl, { clock, timeoutMs: 1_000 }))
+    const client = new StacksClient(stacksClientOptions(baseUrl, { clock, timeoutMs: 30_000 }))
 
     const pending = client.getInfo()
     await asked
-    clock.advance(1_000)
+    clock.advance(30_000)
 
     await assert.rejects(() => pending, E_CHAIN_NODE_UNAVAILABLE)
     assert.equal(clock.pendingTimers, 0)

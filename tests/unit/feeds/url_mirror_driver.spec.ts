@@ -141,7 +141,7 @@ function driver(
       clock,
       ...client,
     }),
-    timeoutMs: options.timeoutMs ?? 200,
+    timeoutMs: options.timeoutMs ?? 30_000,
     maxBytes: options.maxBytes ?? 10_000,
     now: () => clock.now(),
   })
@@ -156,11 +156,11 @@ function feedAt(url: string, pollIntervalSeconds?: number) {
 }
 
 /** The failure a fetch ends with (the test fails when it succeeds). */
-/** A request for /hang.json is never answered: once it arrives, the clock passes the driver's 200 ms. */
+/** A request for /hang.json is never answered: once it arrives, the clock passes the driver's 30 s. */
 async function timeOutHang(source: MirrorSource, clock: ManualClock, path: string) {
   if (path !== '/hang.json') return
   await source.asked(path)
-  clock.advance(200)
+  clock.advance(30_000)
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<MirrorFailure> {
