@@ -91,7 +91,8 @@ export class StacksClient {
   async getTransaction(txid: string): Promise<TransactionStatus | null> {
     const path = `/extended/v1/tx/0x${normaliseTxid(txid)}`
     try {
-      return toStatus((await this.#request(path, { answer: transactionAnswer })).body)
+      const answer = await this.#request(path, { answer: transactionAnswer })
+      return toStatus(answer.body)
     } catch (error) {
       const neverSeen =
         error instanceof JsonRequestFailure &&
@@ -142,7 +143,10 @@ export class StacksClient {
 
   /** Balance and next nonce straight from the node's state (/v2/accounts). */
   async getAccount(address: string): Promise<{ balance: bigint; nonce: bigint }> {
-    const answer = await this.#get(`/v2/accounts/${encodeURIComponent(address)}?proof=0`, accountAnswer)
+    const answer = await this.#get(
+      `/v2/accounts/${encodeURIComponent(address)}?proof=0`,
+      accountAnswer
+    )
     return { balance: BigInt(answer.balance), nonce: BigInt(answer.nonce) }
   }
 
@@ -159,7 +163,8 @@ export class StacksClient {
   /** The validated 200 answer to GET `path`; any failure is a declared chain error. */
   async #get<T>(path: string, answer: Validates<T>, timeoutMs?: number): Promise<T> {
     try {
-      return (await this.#request(path, { answer, timeoutMs })).body
+      const answered = await this.#request(path, { answer, timeoutMs })
+      return answered.body
     } catch (error) {
       throw chainError(path, error)
     }

@@ -8,12 +8,7 @@ export interface Validates<T> {
 }
 
 export type JsonRequestFailureKind =
-  | 'timeout'
-  | 'unreachable'
-  | 'http_status'
-  | 'too_large'
-  | 'malformed_json'
-  | 'invalid_answer'
+  'timeout' | 'unreachable' | 'http_status' | 'too_large' | 'malformed_json' | 'invalid_answer'
 
 /** What had arrived of the answer when a request failed. */
 export interface AnswerHead {

@@ -2,7 +2,11 @@ import type { Clock } from '#core/clock'
 import type { UpstreamHttp, UpstreamRequest, Validates } from '#feeds/builtin/adapter'
 import { UPSTREAMS, type UpstreamName } from '#feeds/builtin/upstreams'
 import { SourceUnavailable } from '#feeds/source_driver'
-import { JsonRequestFailure, type JsonRequestFailureKind, requestJson } from '#outbound/json_request'
+import {
+  JsonRequestFailure,
+  type JsonRequestFailureKind,
+  requestJson,
+} from '#outbound/json_request'
 
 /** Why an upstream call failed; the feed then answers source_unavailable. */
 export class UpstreamFailure extends SourceUnavailable {

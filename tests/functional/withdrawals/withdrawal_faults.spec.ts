@@ -290,9 +290,7 @@ test.group('Withdrawals against a faulty node', (group) => {
       }
     }
 
-    const summary = await confirmThrough(
-      new LaggingIndex(stacksClientOptions(stack.devnet.url))
-    )
+    const summary = await confirmThrough(new LaggingIndex(stacksClientOptions(stack.devnet.url)))
 
     assert.equal(summary.failed, 1)
     const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
