@@ -1,19 +1,22 @@
 import type { Clock } from '#core/clock'
-import type { UpstreamHttp, UpstreamRequest, Validates } from '#feeds/builtin/adapter'
+import type { UpstreamHttp, UpstreamRequest } from '#feeds/builtin/adapter'
 import { UPSTREAMS, type UpstreamName } from '#feeds/builtin/upstreams'
 import { SourceUnavailable } from '#feeds/source_driver'
 import {
   JsonRequestFailure,
   type JsonRequestFailureKind,
   requestJson,
+  type Validates,
 } from '#outbound/json_request'
+
+/** An answer that fails its adapter's schema is the upstream's schema drifting. */
+type UpstreamFailureKind = Exclude<JsonRequestFailureKind, 'invalid_answer'> | 'schema_drift'
 
 /** Why an upstream call failed; the feed then answers source_unavailable. */
 export class UpstreamFailure extends SourceUnavailable {
   constructor(
     readonly upstream: UpstreamName,
-    readonly kind:
-      'timeout' | 'unreachable' | 'http_status' | 'too_large' | 'malformed_json' | 'schema_drift',
+    readonly kind: UpstreamFailureKind,
     detail: string
   ) {
     super(`${UPSTREAMS[upstream].label}: ${detail}`)
@@ -64,18 +67,10 @@ export class FetchUpstreamHttp implements UpstreamHttp {
       return answer.body
     } catch (error) {
       if (!(error instanceof JsonRequestFailure)) throw error
-      throw new UpstreamFailure(upstream, UPSTREAM_FAILURE[error.kind], upstreamDetail(error))
+      const kind = error.kind === 'invalid_answer' ? 'schema_drift' : error.kind
+      throw new UpstreamFailure(upstream, kind, upstreamDetail(error))
     }
   }
-}
-
-const UPSTREAM_FAILURE: Record<JsonRequestFailureKind, UpstreamFailure['kind']> = {
-  timeout: 'timeout',
-  unreachable: 'unreachable',
-  http_status: 'http_status',
-  too_large: 'too_large',
-  malformed_json: 'malformed_json',
-  invalid_answer: 'schema_drift',
 }
 
 /** What the feed's error says: never a system error code of ours. */
