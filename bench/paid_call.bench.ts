@@ -11,7 +11,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { decodeAndCheckTransaction } from '#payments/verify_payment'
 import type { PaymentRequired } from '#payments/x402'
-import { pointAppAtChain } from '#tests/support/chain'
+import { pointAppAtChain, stacksClientOptions } from '#tests/support/chain'
 import { paymentHeader, pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { startDevnetProcess } from './support/devnet_process.js'
 
@@ -107,7 +107,7 @@ test.group('Benchmark', () => {
       fund: agents.map((key) => privateKeyToAddress(key, 'devnet')),
     })
     const chain = await pointAppAtChain(devnet.url, {
-      client: (baseUrl) => new CountingClient({ baseUrl, timeoutMs: 5_000 }),
+      client: (baseUrl) => new CountingClient(stacksClientOptions(baseUrl, { timeoutMs: 5_000 })),
       payerAccountTtlMs: 3_000,
     })
     const client = chain.client as CountingClient

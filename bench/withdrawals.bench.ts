@@ -9,7 +9,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { accounts } from '#ledger/accounts'
 import { LedgerAudit } from '#ledger/ledger_audit'
-import { pointAppAtChain } from '#tests/support/chain'
+import { pointAppAtChain, stacksClientOptions } from '#tests/support/chain'
 import { providerWithRevenue, withoutWithdrawalDelays } from '#tests/support/withdrawals'
 import { ConfirmWithdrawals, type ConfirmSummary } from '#withdrawals/confirm_withdrawals'
 import { startDevnetProcess } from './support/devnet_process.js'
@@ -87,7 +87,7 @@ test.group('Benchmark', () => {
     const wallet = await app.container.make(PlatformWallet)
     const devnet = await startDevnetProcess({ blockTimeMs: 0, fund: [wallet.address] })
     const chain = await pointAppAtChain(devnet.url, {
-      client: (baseUrl) => new StacksClient({ baseUrl, timeoutMs: 5_000 }),
+      client: (baseUrl) => new StacksClient(stacksClientOptions(baseUrl, { timeoutMs: 5_000 })),
     })
     const restoreConfig = withoutWithdrawalDelays()
     const results: Record<string, string> = {}

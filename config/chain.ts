@@ -17,6 +17,11 @@ const chainConfig = defineConfig({
   apiKey: env.get('STACKS_API_KEY'),
   /** Time-out of one call to the Stacks API. */
   requestTimeoutMs: 10_000,
+  /**
+   * The largest answer read from the Stacks API, in bytes: the biggest is
+   * tx/multiple for one payments:reconcile batch (500 transactions of a few KB).
+   */
+  maxAnswerBytes: 8_388_608,
   /** Time-out of the node probe in GET /health. */
   healthTimeoutMs: 2_000,
   platformPrivateKey: env.get('PLATFORM_PRIVATE_KEY')!,

@@ -17,6 +17,8 @@ const paymentsConfig = defineConfig({
   paywallProofKey: env.get('APP_KEY') ?? '',
   /** Time-out of a remote facilitator's /verify. */
   facilitatorTimeoutMs: 5_000,
+  /** The largest /verify or /settle answer read from it, in bytes (they are a few hundred). */
+  facilitatorMaxBytes: 65_536,
   /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
   settlementBudgetMs: 25_000,
   /**

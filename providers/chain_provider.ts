@@ -2,6 +2,7 @@ import type { ApplicationService } from '@adonisjs/core/types'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { ChainConfig } from '#chain/define_config'
+import { Clock } from '#core/clock'
 
 /**
  * Binds the chain config (config/chain.ts) and the chain collaborators: the
@@ -14,11 +15,13 @@ export default class ChainProvider {
   register() {
     const config = this.app.config.get<ChainConfig>('chain')
     this.app.container.bindValue(ChainConfig, config)
-    this.app.container.singleton(StacksClient, () => {
+    this.app.container.singleton(StacksClient, async (resolver) => {
       return new StacksClient({
         baseUrl: config.apiUrl,
         apiKey: config.apiKey,
         timeoutMs: config.requestTimeoutMs,
+        maxBytes: config.maxAnswerBytes,
+        clock: await resolver.make(Clock),
       })
     })
     this.app.container.singleton(PlatformWallet, () => {

@@ -1,4 +1,5 @@
 import type { ApplicationService } from '@adonisjs/core/types'
+import { Clock } from '#core/clock'
 import { OutboundConfig } from '#outbound/define_config'
 import { OutboundClient } from '#outbound/outbound_client'
 
@@ -13,7 +14,10 @@ export default class OutboundProvider {
   register() {
     this.app.container.bindValue(OutboundConfig, this.app.config.get<OutboundConfig>('outbound'))
     this.app.container.singleton(OutboundClient, async (resolver) => {
-      return new OutboundClient(await resolver.make(OutboundConfig))
+      return new OutboundClient({
+        ...(await resolver.make(OutboundConfig)),
+        clock: await resolver.make(Clock),
+      })
     })
   }
 }

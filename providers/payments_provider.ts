@@ -54,7 +54,7 @@ export default class PaymentsProvider {
       )
     })
     this.app.container.singleton(PaymentSettlement, async (resolver) => {
-      const { facilitatorUrl, facilitatorTimeoutMs, paywallProofKey } = config
+      const { facilitatorUrl, facilitatorTimeoutMs, facilitatorMaxBytes, paywallProofKey } = config
       if (!facilitatorUrl) return resolver.make(LocalSettlement)
       const wallet = await resolver.make(PlatformWallet)
       const chain = await resolver.make(ChainConfig)
@@ -63,7 +63,9 @@ export default class PaymentsProvider {
         payTo: wallet.address,
         network: chain.network.caip2,
         timeoutMs: facilitatorTimeoutMs,
+        maxBytes: facilitatorMaxBytes,
         proofKey: paywallProofKey,
+        clock: await resolver.make(Clock),
       })
     })
     this.app.container.singleton(PreBroadcastChecks, async (resolver) => {

@@ -7,6 +7,8 @@ export interface ChainConfigValues {
   apiKey?: string
   /** Time-out of one call to the Stacks API. */
   requestTimeoutMs: number
+  /** The largest answer read from the Stacks API, in bytes. */
+  maxAnswerBytes: number
   /** Time-out of the node probe in GET /health. */
   healthTimeoutMs: number
   platformPrivateKey: string

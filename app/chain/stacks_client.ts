@@ -1,4 +1,4 @@
-import { errors as vineErrors } from '@vinejs/vine'
+import vine from '@vinejs/vine'
 import {
   type BroadcastOutcome,
   decideBroadcastOutcome,
@@ -15,13 +15,32 @@ import {
   nonceAnswer,
   transactionAnswer,
 } from '#chain/node_answers'
+import type { Clock } from '#core/clock'
+import {
+  type JsonRequest,
+  JsonRequestFailure,
+  requestJson,
+  validateAnswer,
+  type Validates,
+} from '#outbound/json_request'
 
 export interface StacksClientOptions {
   /** Stacks node / Hiro API base URL, without a trailing slash. */
   baseUrl: string
   apiKey?: string
   timeoutMs: number
+  /** The largest answer read, in bytes. */
+  maxBytes: number
+  clock: Clock
 }
+
+/** Any JSON: decideBroadcastOutcome reads the node's answer to a broadcast. */
+const broadcastAnswer = vine.create(vine.any().nullable())
+
+/** tx/multiple: one entry per transaction id asked; each found one is a transactionAnswer. */
+const multipleAnswer = vine.create(
+  vine.record(vine.object({ found: vine.boolean(), result: vine.any().optional() }))
+)
 
 export type TransactionStatus = {
   txid: string
@@ -52,30 +71,38 @@ export class StacksClient {
   constructor(private options: StacksClientOptions) {}
 
   async broadcast(transaction: Uint8Array): Promise<BroadcastOutcome> {
-    let response: Response
+    let answer: { status: number; headers: Headers; body: unknown }
     try {
-      response = await this.#fetch('/v2/transactions', {
+      answer = await this.#request('/v2/transactions', {
         method: 'POST',
         headers: { 'content-type': 'application/octet-stream' },
         body: transaction,
+        answer: broadcastAnswer,
+        reads: () => true,
       })
     } catch (error) {
-      return { kind: 'unknown', detail: describeTransportError(error) }
+      if (!(error instanceof JsonRequestFailure)) throw error
+      // An answer that arrived but could not be read is decided by its status alone.
+      if (!error.answer) return { kind: 'unknown', detail: error.message }
+      answer = { ...error.answer, body: undefined }
     }
-    const text = await response.text().catch(() => '')
-    return decideBroadcastOutcome(
-      response.status,
-      parseJson(text),
-      response.headers.get('retry-after')
-    )
+    return decideBroadcastOutcome(answer.status, answer.body, answer.headers.get('retry-after'))
   }
 
   /** The transaction as the node knows it, or null when it has never seen it. */
   async getTransaction(txid: string): Promise<TransactionStatus | null> {
     const path = `/extended/v1/tx/0x${normaliseTxid(txid)}`
-    const response = await this.#request(path)
-    if (response.status === 404) return null
-    return toStatus(await this.#validate(path, transactionAnswer, await this.#json(path, response)))
+    try {
+      const answer = await this.#request(path, { answer: transactionAnswer })
+      return toStatus(answer.body)
+    } catch (error) {
+      const neverSeen =
+        error instanceof JsonRequestFailure &&
+        error.kind === 'http_status' &&
+        error.answer?.status === 404
+      if (neverSeen) return null
+      throw chainError(path, error)
+    }
   }
 
   /** Many transactions in one call (Hiro's /extended/v1/tx/multiple). */
@@ -84,29 +111,22 @@ export class StacksClient {
     if (txids.length === 0) return found
     const query = txids.map((txid) => `tx_id=0x${normaliseTxid(txid)}`).join('&')
     const path = `/extended/v1/tx/multiple?${query}`
-    const body = await this.#json(path, await this.#request(path))
-    if (typeof body !== 'object' || body === null)
-      throw new E_CHAIN_NODE_BAD_ANSWER(['/extended/v1/tx/multiple'])
-    const entries = body as Record<string, { found?: unknown; result?: unknown }>
+    const entries = await this.#get(path, multipleAnswer)
     for (const txid of txids) {
       const entry = entries[`0x${normaliseTxid(txid)}`]
-      found.set(
-        normaliseTxid(txid),
-        entry?.found === true
-          ? toStatus(await this.#validate(path, transactionAnswer, entry.result))
-          : null
-      )
+      const answer = entry?.found
+        ? await validateAnswer(transactionAnswer, entry.result).catch((error) => {
+            throw chainError(path, error)
+          })
+        : null
+      found.set(normaliseTxid(txid), answer && toStatus(answer))
     }
     return found
   }
 
   async getNonces(address: string) {
     const path = `/extended/v1/address/${encodeURIComponent(address)}/nonces`
-    const answer = await this.#validate(
-      path,
-      nonceAnswer,
-      await this.#json(path, await this.#request(path))
-    )
+    const answer = await this.#get(path, nonceAnswer)
     return {
       possibleNextNonce: BigInt(answer.possible_next_nonce),
       lastExecutedNonce:
@@ -119,93 +139,70 @@ export class StacksClient {
   /** Unlocked STX balance in µSTX. */
   async getBalance(address: string): Promise<bigint> {
     const path = `/extended/v1/address/${encodeURIComponent(address)}/stx`
-    const answer = await this.#validate(
-      path,
-      balanceAnswer,
-      await this.#json(path, await this.#request(path))
-    )
+    const answer = await this.#get(path, balanceAnswer)
     return BigInt(answer.balance) - BigInt(answer.locked ?? '0')
   }
 
   /** Balance and next nonce straight from the node's state (/v2/accounts). */
   async getAccount(address: string): Promise<{ balance: bigint; nonce: bigint }> {
-    const path = `/v2/accounts/${encodeURIComponent(address)}?proof=0`
-    const answer = await this.#validate(
-      path,
-      accountAnswer,
-      await this.#json(path, await this.#request(path))
+    const answer = await this.#get(
+      `/v2/accounts/${encodeURIComponent(address)}?proof=0`,
+      accountAnswer
     )
     return { balance: BigInt(answer.balance), nonce: BigInt(answer.nonce) }
   }
 
   /** The node's fee estimate for an STX transfer, in µSTX per byte. */
   async getTransferFeeRate(): Promise<bigint> {
-    const path = '/v2/fees/transfer'
-    const rate = await this.#validate(
-      path,
-      feeRateAnswer,
-      await this.#json(path, await this.#request(path))
-    )
-    return BigInt(rate)
+    return BigInt(await this.#get('/v2/fees/transfer', feeRateAnswer))
   }
 
   async getInfo(timeoutMs?: number): Promise<NodeInfo> {
-    const path = '/v2/info'
-    const answer = await this.#validate(
-      path,
-      infoAnswer,
-      await this.#json(path, await this.#request(path, timeoutMs))
-    )
+    const answer = await this.#get('/v2/info', infoAnswer, timeoutMs)
     return { networkId: answer.network_id, tipHeight: answer.stacks_tip_height }
   }
 
-  async #request(path: string, timeoutMs?: number): Promise<Response> {
-    let response: Response
+  /** The validated 200 answer to GET `path`; any failure is a declared chain error. */
+  async #get<T>(path: string, answer: Validates<T>, timeoutMs?: number): Promise<T> {
     try {
-      response = await this.#fetch(path, {}, timeoutMs)
+      const answered = await this.#request(path, { answer, timeoutMs })
+      return answered.body
     } catch (error) {
-      throw new E_CHAIN_NODE_UNAVAILABLE([describeTransportError(error)])
+      throw chainError(path, error)
     }
-    if (response.status >= 500 || response.status === 429) {
-      await response.body?.cancel()
-      throw new E_CHAIN_NODE_UNAVAILABLE([`HTTP ${response.status} from ${stripQuery(path)}`])
-    }
-    return response
   }
 
-  async #json(path: string, response: Response): Promise<unknown> {
-    const text = await response.text().catch(() => '')
-    const body = parseJson(text)
-    if (body === undefined || (response.status !== 200 && response.status !== 404)) {
-      throw new E_CHAIN_NODE_BAD_ANSWER([stripQuery(path)])
-    }
-    return body
-  }
-
-  async #validate<T>(
+  #request<T>(
     path: string,
-    validator: { validate(data: unknown): Promise<T> },
-    data: unknown
-  ): Promise<T> {
-    try {
-      return await validator.validate(data)
-    } catch (error) {
-      if (error instanceof vineErrors.E_VALIDATION_ERROR)
-        throw new E_CHAIN_NODE_BAD_ANSWER([stripQuery(path)])
-      throw error
-    }
-  }
-
-  #fetch(path: string, init: RequestInit, timeoutMs?: number) {
-    const headers = new Headers(init.headers)
-    headers.set('accept', 'application/json')
-    if (this.options.apiKey) headers.set('x-api-key', this.options.apiKey)
-    return fetch(`${this.options.baseUrl}${path}`, {
-      ...init,
+    request: Omit<JsonRequest<T>, 'timeoutMs' | 'maxBytes'> & { timeoutMs?: number }
+  ) {
+    const headers: Record<string, string> = { ...request.headers, accept: 'application/json' }
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey
+    return requestJson(this.options.clock, `${this.options.baseUrl}${path}`, {
+      reads: (status) => status === 200,
+      ...request,
       headers,
-      signal: AbortSignal.timeout(timeoutMs ?? this.options.timeoutMs),
+      timeoutMs: request.timeoutMs ?? this.options.timeoutMs,
+      maxBytes: this.options.maxBytes,
     })
   }
+}
+
+/**
+ * What a failed request to `path` means: no answer in time, no connection or
+ * an overloaded node (5xx, 429) is E_CHAIN_NODE_UNAVAILABLE; any other answer
+ * we cannot use (status, size, JSON, shape) is E_CHAIN_NODE_BAD_ANSWER.
+ */
+function chainError(path: string, error: unknown): unknown {
+  if (!(error instanceof JsonRequestFailure)) return error
+  if (error.kind === 'timeout' || error.kind === 'unreachable') {
+    return new E_CHAIN_NODE_UNAVAILABLE([error.message])
+  }
+  const status = error.answer?.status ?? 0
+  if (error.kind === 'http_status' && (status >= 500 || status === 429)) {
+    return new E_CHAIN_NODE_UNAVAILABLE([`HTTP ${status} from ${stripQuery(path)}`])
+  }
+  return new E_CHAIN_NODE_BAD_ANSWER([stripQuery(path)])
 }
 
 function toStatus(answer: {
@@ -224,23 +221,6 @@ function toStatus(answer: {
   }
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 function stripQuery(path: string) {
   return path.split('?')[0]
-}
-
-function describeTransportError(error: unknown): string {
-  if (error instanceof DOMException && error.name === 'TimeoutError') return 'timed out'
-  if (error instanceof Error) {
-    const cause = error.cause as { code?: string } | undefined
-    return cause?.code ?? error.message
-  }
-  return 'unknown transport error'
 }

@@ -99,18 +99,21 @@ export const sources = {
       delivery: 'fetched',
       freshness: (feed) => `Updated every ${feed.updateFrequency ?? 'few minutes'}`,
     }
-    return sourceDriverFactory(declaration, async () => {
+    return sourceDriverFactory(declaration, async (_name, app) => {
       const { BuiltinSourceDriver } = await import('#feeds/drivers/builtin_driver')
       const { FetchUpstreamHttp } = await import('#feeds/builtin/upstream_http')
+      const { Clock } = await import('#core/clock')
+      const clock = await app.container.make(Clock)
       return new BuiltinSourceDriver({
         http: new FetchUpstreamHttp({
           baseUrls: options.baseUrls,
           timeoutMs: options.timeoutMs,
           maxBytes: options.maxBytes,
+          clock,
         }),
         settings: options.settings,
         simulated: options.simulated,
-        now: Date.now,
+        now: () => clock.now(),
       })
     })
   },

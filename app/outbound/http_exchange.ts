@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import { isIP } from 'node:net'
+import { readCappedBody } from '#outbound/capped_body'
 import { OutboundFailure } from '#outbound/outbound_failure'
 import type { ResolvedAddress } from '#outbound/resolver'
 import type { CheckedTarget } from '#outbound/target_guard'
@@ -103,30 +104,24 @@ function exchangeWith(
           `${url.host} answered more than ${maxBytes} bytes`,
           incoming.statusCode ?? null
         )
-      if (Number(incoming.headers['content-length']) > maxBytes) return fail(tooLarge())
-
-      const chunks: Buffer[] = []
-      let size = 0
-      incoming.on('data', (chunk: Buffer) => {
-        size += chunk.byteLength
-        if (size > maxBytes) return fail(tooLarge())
-        chunks.push(chunk)
-      })
-      incoming.on('error', (error: NodeJS.ErrnoException) => {
-        fail(connectionFailure(url.host, error))
-      })
-      incoming.on('close', () => {
-        if (!incoming.complete) fail(connectionFailure(url.host, { code: 'ECONNRESET' }))
-      })
-      incoming.on('end', () => {
-        if (settled) return
-        settle()
-        resolve({
-          status: incoming.statusCode ?? 0,
-          headers: flattenHeaders(incoming.headers),
-          body: Buffer.concat(chunks),
-        })
-      })
+      readCappedBody(incoming, {
+        maxBytes,
+        declaredLength: incoming.headers['content-length'],
+        tooLarge,
+      }).then(
+        (body) => {
+          if (settled) return
+          settle()
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: flattenHeaders(incoming.headers),
+            body,
+          })
+        },
+        (error: NodeJS.ErrnoException) => {
+          fail(error instanceof OutboundFailure ? error : connectionFailure(url.host, error))
+        }
+      )
     })
     outgoing.end(request.body)
   })

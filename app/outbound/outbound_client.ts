@@ -1,3 +1,4 @@
+import type { Clock } from '#core/clock'
 import { isPublicAddress } from '#outbound/address_policy'
 import { exchange, type OutgoingRequest } from '#outbound/http_exchange'
 import { OutboundFailure } from '#outbound/outbound_failure'
@@ -8,6 +9,8 @@ import { TargetGuard } from '#outbound/target_guard'
 export { OutboundFailure, type OutboundFailureKind } from '#outbound/outbound_failure'
 
 export interface OutboundClientOptions {
+  /** Times every request out (the app's Clock, so tests move time instead of waiting). */
+  clock: Clock
   /** Plain http and loopback/private addresses are accepted (development and tests only). */
   allowPrivateTargets: boolean
   /** Only https URLs (production). */
@@ -65,6 +68,7 @@ export interface OutboundResponse {
  * size are capped. Failures are OutboundFailure, safe to show to the provider.
  */
 export class OutboundClient {
+  readonly #clock: Clock
   readonly #guard: TargetGuard
   readonly #timeoutMs: number
   readonly #maxBytes: number
@@ -72,6 +76,7 @@ export class OutboundClient {
   readonly #userAgent: string
 
   constructor(options: OutboundClientOptions) {
+    this.#clock = options.clock
     this.#guard = new TargetGuard({
       allowPrivateTargets: options.allowPrivateTargets,
       httpsOnly: options.httpsOnly,
@@ -88,7 +93,8 @@ export class OutboundClient {
 
   async request(url: string | URL, request: OutboundRequest): Promise<OutboundResponse> {
     const timeoutMs = request.timeoutMs ?? this.#timeoutMs
-    const signal = AbortSignal.timeout(timeoutMs)
+    const deadline = this.#clock.deadline(timeoutMs)
+    const signal = deadline.signal
     const limits = { signal, maxBytes: request.maxBytes ?? this.#maxBytes }
     const redirects: string[] = []
     let previous: URL | undefined
@@ -123,6 +129,8 @@ export class OutboundClient {
     } catch (error) {
       if (!signal.aborted) throw error
       throw new OutboundFailure('timeout', `${current.host} did not answer within ${timeoutMs} ms`)
+    } finally {
+      deadline.clear()
     }
   }
 

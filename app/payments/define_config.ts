@@ -13,6 +13,8 @@ export interface PaymentsConfigValues {
   paywallProofKey: string
   /** Time-out of a remote facilitator's /verify. */
   facilitatorTimeoutMs: number
+  /** The largest /verify or /settle answer read from it, in bytes. */
+  facilitatorMaxBytes: number
   /** A paid request answers within this budget: fetch, broadcast and confirmation wait share it. */
   settlementBudgetMs: number
   broadcast: BroadcastRetryOptions

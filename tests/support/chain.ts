@@ -2,7 +2,7 @@ import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type { ChainConfig } from '#chain/define_config'
 import { explorerUrlFor } from '#chain/explorer'
-import { StacksClient } from '#chain/stacks_client'
+import { StacksClient, type StacksClientOptions } from '#chain/stacks_client'
 import { Clock } from '#core/clock'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { CachedPayerAccounts } from '#payments/payer_accounts'
@@ -43,13 +43,25 @@ export async function pointAppAtDevnet(
 }
 
 /**
+ * A StacksClient's options for the node at `baseUrl`: a 1 s time-out by the
+ * real clock unless `overrides` say otherwise, config/chain.ts's size cap.
+ */
+export function stacksClientOptions(
+  baseUrl: string,
+  overrides: Partial<StacksClientOptions> = {}
+): StacksClientOptions {
+  const { maxAnswerBytes } = app.config.get<ChainConfig>('chain')
+  return { baseUrl, timeoutMs: 1_000, maxBytes: maxAnswerBytes, clock: new Clock(), ...overrides }
+}
+
+/**
  * The app's StacksClient, confirmation watcher and payer look-ups pointed at
  * the node at `url`, and its explorer links where config/chain.ts sends them
  * with STACKS_API_URL=`url` (on the devnet: that node's transaction pages).
  */
 export async function pointAppAtChain(url: string, appOptions: AppChainOptions = {}) {
-  const client = appOptions.client?.(url) ?? new StacksClient({ baseUrl: url, timeoutMs: 1_000 })
   const clock = await app.container.make(Clock)
+  const client = appOptions.client?.(url) ?? new StacksClient(stacksClientOptions(url, { clock }))
   const watcher = new ConfirmationWatcher(
     client,
     clock,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Clock } from '#core/clock'
 import { OutboundClient } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
 import { swapOutboundClient } from '#tests/support/outbound'
@@ -62,13 +63,15 @@ const siteDns: Resolver = async (hostname) => {
 
 /**
  * Swaps the app's OutboundClient for one that resolves example.test and
- * www.example.test to 127.0.0.1 (plain http and loopback allowed, no DNS).
+ * www.example.test to 127.0.0.1 (plain http and loopback allowed, no DNS),
+ * timed out by `clock`.
  */
-export function useLocalSiteClient() {
+export function useLocalSiteClient(clock: Clock = new Clock()) {
   const client = new OutboundClient({
     allowPrivateTargets: true,
     httpsOnly: false,
     resolve: siteDns,
+    clock,
   })
   return { client, restore: swapOutboundClient(client) }
 }

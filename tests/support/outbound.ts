@@ -2,6 +2,7 @@ import app from '@adonisjs/core/services/app'
 import type { FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { OutboundClient } from '#outbound/outbound_client'
+import { Clock } from '#core/clock'
 
 /** The configured drivers that fetch through the OutboundClient. */
 const OUTBOUND_SOURCES = ['partner_bridge', 'codehost_raw', 'objectstore_url']
@@ -31,6 +32,7 @@ export function useLoopbackOnlyOutbound() {
       isAllowedAddress: (address) => address === '127.0.0.1',
       resolve: async () => [],
       timeoutMs: 500,
+      clock: new Clock(),
     })
   )
 }

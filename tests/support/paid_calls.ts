@@ -36,7 +36,8 @@ export async function pointBuiltinFeedsAtSimulator(
     driverFactories.builtin({
       baseUrls: baseUrls as Record<UpstreamName, string>,
       simulated: true,
-      timeoutMs: options.timeoutMs ?? 300,
+      // Generous: on a loaded machine a slow local answer must not become source_unavailable.
+      timeoutMs: options.timeoutMs ?? 5_000,
       maxBytes: 5_000_000,
       settings: TEST_SETTINGS,
     })

@@ -1,5 +1,6 @@
 import type { Group } from '@japa/runner/core'
 import type { AdapterContext, BuiltinAdapter, BuiltinFeedsSettings } from '#feeds/builtin/adapter'
+import { Clock } from '#core/clock'
 import { FetchUpstreamHttp } from '#feeds/builtin/upstream_http'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
 import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
@@ -40,6 +41,7 @@ export function useUpstreamSimulator(group: Group, options: { now?: () => number
       // Generous: a loaded CI machine must not turn a slow local answer into an upstream failure.
       timeoutMs: 5_000,
       maxBytes: 5_000_000,
+      clock: new Clock(),
     })
 
   return {

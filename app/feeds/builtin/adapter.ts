@@ -1,9 +1,5 @@
 import type { UpstreamName } from '#feeds/builtin/upstreams'
-
-/** Anything with VineJS's `validate`: the adapters' response schemas. */
-export interface Validates<T> {
-  validate(data: unknown): Promise<T>
-}
+import type { Validates } from '#outbound/json_request'
 
 export interface UpstreamRequest {
   method?: 'GET' | 'POST'

@@ -37,8 +37,9 @@ export function partnerPathFor(
  * One signed GET to a partner (Tollbooth signature v1,
  * docs/partner-bridge.md#the-signature-tollbooth-signature-v1)
  * through the SSRF-guarded client. Redirects are followed only on the
- * partner's own origin; the timestamp is the injectable clock's. Outbound failures (time-out, refused target, size
- * cap) are thrown as OutboundFailure for the caller to classify.
+ * partner's own origin; the timestamp and the latency are the injectable
+ * clock's. Outbound failures (time-out, refused target, size cap) are thrown
+ * as OutboundFailure for the caller to classify.
  */
 export async function requestPartner(
   outbound: OutboundClient,
@@ -46,14 +47,14 @@ export async function requestPartner(
   pathAndQuery: string,
   limits: { timeoutMs: number; maxBytes: number; now(): number }
 ): Promise<PartnerAnswer> {
+  const started = limits.now()
   const headers = signTollboothRequest({
     key: target.key,
     method: 'GET',
     pathAndQuery,
     provider: target.handle,
-    timestamp: Math.floor(limits.now() / 1000),
+    timestamp: Math.floor(started / 1000),
   })
-  const started = performance.now()
   const response = await outbound.request(new URL(pathAndQuery, target.partnerEndpoint).href, {
     method: 'GET',
     headers: {
@@ -68,7 +69,7 @@ export async function requestPartner(
   return {
     status: response.status,
     body: response.body,
-    latencyMs: Math.round(performance.now() - started),
+    latencyMs: limits.now() - started,
   }
 }
 

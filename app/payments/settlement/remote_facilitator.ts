@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import type { Clock } from '#core/clock'
 import { type ErrorCode, isErrorCode } from '#core/error_codes'
 import { E_FACILITATOR_UNAVAILABLE } from '#payments/exceptions'
 import type { Refusable } from '#payments/payment_refusal'
@@ -6,6 +7,7 @@ import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/
 import type { VerifiedPayment } from '#payments/verify_payment'
 import { X402_VERSION } from '#payments/x402'
 import { PAYWALL_PROOF_HEADER, paywallProof } from '#payments/paywall_proof'
+import { JsonRequestFailure, requestJson, type Validates } from '#outbound/json_request'
 
 const verifyAnswer = vine.create({
   isValid: vine.boolean({ strict: true }).optional(),
@@ -27,8 +29,11 @@ export interface RemoteFacilitatorOptions {
   network: string
   /** Time-out of /verify; /settle is bounded by the request's remaining budget. */
   timeoutMs: number
+  /** The largest answer read, in bytes. */
+  maxBytes: number
   /** APP_KEY: proves the paywall's claim to a facilitator that is another instance of this service. */
   proofKey: string
+  clock: Clock
 }
 
 /**
@@ -44,11 +49,8 @@ export class RemoteFacilitator extends PaymentSettlement {
   }
 
   async verify(payment: VerifiedPayment, price: bigint): Promise<Refusable> {
-    const answer = await this.#post('verify', payment, price, this.options.timeoutMs).catch(
-      () => undefined
-    )
-    const [error, verdict] = await verifyAnswer.tryValidate(answer)
-    const valid = error ? undefined : (verdict.isValid ?? verdict.valid)
+    const verdict = await this.#post('verify', verifyAnswer, payment, price, this.options.timeoutMs)
+    const valid = verdict?.isValid ?? verdict?.valid
     if (valid === undefined) throw new E_FACILITATOR_UNAVAILABLE()
     if (valid) return { ok: true }
     const code = ownCode(verdict?.invalidReason, 'invalid_payload')
@@ -66,9 +68,8 @@ export class RemoteFacilitator extends PaymentSettlement {
     price: bigint,
     { waitMs }: { waitMs: number }
   ): Promise<SettlementOutcome> {
-    const answer = await this.#post('settle', payment, price, waitMs).catch(() => undefined)
-    const [error, result] = await settleAnswer.tryValidate(answer)
-    if (error) return { state: 'pending' }
+    const result = await this.#post('settle', settleAnswer, payment, price, waitMs)
+    if (!result) return { state: 'pending' }
     const { success, errorReason } = result
     if (success) return { state: 'confirmed', blockHeight: null }
     // unexpected_settle_error is x402's catch-all: a facilitator may answer it after it broadcast.
@@ -91,42 +92,45 @@ export class RemoteFacilitator extends PaymentSettlement {
     }
   }
 
-  async #post(
+  /** The facilitator's validated answer, or undefined when it gave none we can use. */
+  async #post<T>(
     path: 'verify' | 'settle',
+    answer: Validates<T>,
     payment: VerifiedPayment,
     price: bigint,
     timeoutMs: number
-  ) {
-    const response = await fetch(`${this.options.baseUrl}/${path}`, {
+  ): Promise<T | undefined> {
+    const body = JSON.stringify({
+      x402Version: X402_VERSION,
+      paymentPayload: {
+        x402Version: X402_VERSION,
+        payload: { transaction: `0x${Buffer.from(payment.bytes).toString('hex')}` },
+      },
+      paymentRequirements: {
+        scheme: 'exact',
+        network: this.options.network,
+        amount: price.toString(),
+        asset: 'STX',
+        payTo: this.options.payTo,
+        maxTimeoutSeconds: 300,
+      },
+    })
+    const response = await requestJson(this.options.clock, `${this.options.baseUrl}/${path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'accept': 'application/json',
         [PAYWALL_PROOF_HEADER]: paywallProof(this.options.proofKey, payment.txid),
       },
-      body: JSON.stringify({
-        x402Version: X402_VERSION,
-        paymentPayload: {
-          x402Version: X402_VERSION,
-          payload: { transaction: `0x${Buffer.from(payment.bytes).toString('hex')}` },
-        },
-        paymentRequirements: {
-          scheme: 'exact',
-          network: this.options.network,
-          amount: price.toString(),
-          asset: 'STX',
-          payTo: this.options.payTo,
-          maxTimeoutSeconds: 300,
-        },
-      }),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
+      body,
+      timeoutMs,
+      maxBytes: this.options.maxBytes,
+      answer,
+    }).catch((error) => {
+      if (error instanceof JsonRequestFailure) return undefined
+      throw error
     })
-    if (!response.ok) {
-      await response.body?.cancel()
-      throw new Error(`the facilitator answered HTTP ${response.status}`)
-    }
-    return (await response.json()) as unknown
+    return response?.body
   }
 }
 

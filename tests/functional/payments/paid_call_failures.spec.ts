@@ -2,10 +2,13 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import { StacksClient } from '#chain/stacks_client'
 import { Clock } from '#core/clock'
+import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import Feed from '#models/feed'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
+import { pointAppAtChain, stacksClientOptions } from '#tests/support/chain'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 
@@ -120,6 +123,30 @@ test.group('Paid calls that end in an error', (group) => {
       assert.equal(row.status, 'broadcast', 'left for the reconcile job, never released')
     } finally {
       app.container.restore(Ledger)
+    }
+  })
+
+  test('a node answer above the size cap is chain_node_bad_answer: nothing broadcast, no money moved', async ({
+    client,
+    assert,
+  }) => {
+    // The payer's /v2/accounts answer is ~100 bytes: a 64-byte cap makes it too big.
+    const chain = await pointAppAtChain(stack.devnet.url, {
+      client: (url) => new StacksClient(stacksClientOptions(url, { maxBytes: 64 })),
+    })
+
+    try {
+      const { tx, response } = await pay(client)
+
+      response.assertStatus(502)
+      assert.equal(response.body().error.code, 'chain_node_bad_answer')
+      assert.equal(stack.devnet.nonceOf(SENDER.address), 0n)
+      const row = await db.from('payments').where('txid', tx.txid()).first()
+      assert.deepInclude(row, { status: 'released', broadcast_at: null }, 'claimed, then let go')
+      const ledger = await app.container.make(Ledger)
+      assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
+    } finally {
+      chain.restore()
     }
   })
 })

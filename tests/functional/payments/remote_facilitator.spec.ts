@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import env from '#start/env'
+import { Clock } from '#core/clock'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { ReconcilePayments } from '#payments/reconcile_payments'
@@ -25,7 +26,9 @@ test.group('Paying through a remote facilitator', (group) => {
       payTo: stack.payTo,
       network: 'stacks:2147483648',
       timeoutMs: 1_000,
+      maxBytes: app.config.get<number>('payments.facilitatorMaxBytes'),
       proofKey: app.config.get<string>('payments.paywallProofKey'),
+      clock: new Clock(),
     })
     app.container.swap(PaymentSettlement, () => remote)
   }
@@ -88,6 +91,23 @@ test.group('Paying through a remote facilitator', (group) => {
       assert.equal(stack.devnet.nonceOf(SENDER.address), 0n)
       const ledger = await app.container.make(Ledger)
       assert.equal(await ledger.balanceOf(accounts.platformWallet), 0n)
+    } finally {
+      await facilitator.close()
+    }
+  })
+
+  test('a /verify answer above the size cap is no answer: nothing is broadcast', async ({
+    client,
+    assert,
+  }) => {
+    const verdict = { isValid: true, invalidReason: null, note: 'x'.repeat(70_000) }
+    const facilitator = await brokenFacilitator({ verify: JSON.stringify(verdict), settle: '{}' })
+    useFacilitatorAt(facilitator.url)
+    try {
+      const { response } = await pay(client)
+      response.assertStatus(503)
+      assert.equal(response.body().error.code, 'facilitator_unavailable')
+      assert.equal(stack.devnet.nonceOf(SENDER.address), 0n)
     } finally {
       await facilitator.close()
     }

@@ -136,7 +136,7 @@ test.group('Provider manifest verification', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(() => {
     const manual = useManualClock()
-    const outbound = useLocalSiteClient()
+    const outbound = useLocalSiteClient(manual.clock)
     clock = manual.clock
     const reports = new ManifestReportCache(clock, {
       ttlMs: manifestConfig.cacheTtlMs,
@@ -422,23 +422,26 @@ test.group('Provider manifest verification', (group) => {
     })
   })
 
-  test('a site that never answers times out quickly: not present, still HTTP 200', async ({
+  test('a site that never answers times out: not present, still HTTP 200', async ({
     client,
     assert,
   }) => {
-    app.config.set('providers.manifest', { ...manifestConfig, timeoutMs: 150 })
-    site = await startLocalSite(() => {})
+    app.config.set('providers.manifest', { ...manifestConfig, timeoutMs: 30_000 })
+    let asked!: () => void
+    const arrived = new Promise<void>((resolve) => (asked = resolve))
+    site = await startLocalSite(() => asked())
     await createProvider(site.origin)
 
-    const started = performance.now()
-    const report = await reportOf(client)
+    const pending = reportOf(client)
+    await arrived
+    clock.advance(30_000)
+    const report = await pending
 
-    assert.isBelow(performance.now() - started, 1_000)
     assert.isFalse(report.independence_attestation.well_known_manifest_present)
     assert.isNull(report.independence_attestation.http_status)
     assert.equal(
       checkOf(report, 'manifest_present').detail,
-      `could not fetch ${site.origin}${MANIFEST_PATH}: example.test:${site.port} did not answer within 150 ms`
+      `could not fetch ${site.origin}${MANIFEST_PATH}: example.test:${site.port} did not answer within 30000 ms`
     )
   })
 

@@ -16,6 +16,7 @@ import {
   type PartnerServer,
 } from '#tests/support/partner_server'
 import { expectStatus, newOwner, registerProvider } from '#tests/support/providers'
+import { Clock } from '#core/clock'
 
 const FEED = '/feeds/p/acme-data/btc-price'
 const BROKEN_PARTNERS: Record<string, PartnerBehaviour> = {
@@ -256,6 +257,7 @@ test.group('Partner Bridge', (group) => {
         host === 'partner.test' ? [{ address: '127.0.0.1', family: 4 }] : [],
       isAllowedAddress: (address) => address === '127.0.0.1',
       timeoutMs: 300,
+      clock: new Clock(),
     })
     app.container.swap(OutboundClient, () => production)
     sources.fake(

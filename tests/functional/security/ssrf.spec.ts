@@ -13,6 +13,7 @@ import type { Resolver } from '#outbound/resolver'
 import { changeConfig } from '#tests/support/config'
 import { swapOutboundClient } from '#tests/support/outbound'
 import { newOwner, postRegistration, urlMirrorRegistration } from '#tests/support/providers'
+import { Clock } from '#core/clock'
 
 const outboundConfig = await app.container.make(OutboundConfig)
 
@@ -70,7 +71,7 @@ const PRODUCTION_RULES = { allowPrivateTargets: false, httpsOnly: true, allowedP
 function useOutbound(rules: Partial<OutboundConfig>, client: Partial<OutboundClientOptions>) {
   const restoreRules = changeConfig(outboundConfig, rules)
   const restore = swapOutboundClient(
-    new OutboundClient({ ...outboundConfig, timeoutMs: 1_000, ...client })
+    new OutboundClient({ ...outboundConfig, timeoutMs: 1_000, clock: new Clock(), ...client })
   )
   return () => {
     restore()

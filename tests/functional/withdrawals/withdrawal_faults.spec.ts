@@ -6,6 +6,7 @@ import db from '@adonisjs/lucid/services/db'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
+import { stacksClientOptions } from '#tests/support/chain'
 import { broadcast } from '#tests/support/devnet'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
@@ -266,7 +267,7 @@ test.group('Withdrawals against a faulty node', (group) => {
       }
     }
 
-    await confirmThrough(new LateDelivery({ baseUrl: devnet.url, timeoutMs: 1_000 }))
+    await confirmThrough(new LateDelivery(stacksClientOptions(devnet.url)))
     await stack.confirm()
 
     const settled = await db.from('withdrawals').where('id', withdrawal.id).first()
@@ -289,9 +290,7 @@ test.group('Withdrawals against a faulty node', (group) => {
       }
     }
 
-    const summary = await confirmThrough(
-      new LaggingIndex({ baseUrl: stack.devnet.url, timeoutMs: 1_000 })
-    )
+    const summary = await confirmThrough(new LaggingIndex(stacksClientOptions(stack.devnet.url)))
 
     assert.equal(summary.failed, 1)
     const settled = await db.from('withdrawals').where('id', withdrawal.id).first()

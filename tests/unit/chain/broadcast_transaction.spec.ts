@@ -3,6 +3,7 @@ import { StacksClient } from '#chain/stacks_client'
 import { broadcastTransaction } from '#chain/broadcast_transaction'
 import { ManualClock } from '#tests/support/clock'
 import { transfer, useDevnet } from '#tests/support/devnet'
+import { stacksClientOptions } from '#tests/support/chain'
 
 const TRANSACTIONS = '/v2/transactions'
 
@@ -29,7 +30,7 @@ test.group('Broadcasting a payment the node rate-limits', (group) => {
 
   async function broadcast(retryOptions = options) {
     const tx = await transfer({})
-    const client = new StacksClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
+    const client = new StacksClient(stacksClientOptions(devnet().url))
     const outcome = await broadcastTransaction(client, tx.serializeBytes(), retryOptions, clock)
     return { tx, outcome, known: await client.getTransaction(tx.txid()) }
   }

@@ -12,6 +12,7 @@ import {
 } from '@tollbooth/devnet/reference'
 import { decideBroadcastOutcome } from '#chain/broadcast_outcome'
 import { StacksClient } from '#chain/stacks_client'
+import { stacksClientOptions } from '#tests/support/chain'
 import { sendJson, startLocalSite, type LocalSite } from '#tests/support/local_site'
 
 /**
@@ -52,8 +53,7 @@ function example(status: HiroTransactionStatus) {
 test.group('Chain client on answers shaped as the references publish them', (group) => {
   let site: LocalSite
   let answer: (path: string, response: ServerResponse) => void
-  const client = () =>
-    new StacksClient({ baseUrl: `http://127.0.0.1:${site.port}`, timeoutMs: 1_000 })
+  const client = () => new StacksClient(stacksClientOptions(`http://127.0.0.1:${site.port}`))
 
   group.setup(async () => {
     site = await startLocalSite((request, response) => answer(request.url ?? '', response))

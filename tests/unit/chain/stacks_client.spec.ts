@@ -1,14 +1,21 @@
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import { StacksClient } from '#chain/stacks_client'
 import { E_CHAIN_NODE_BAD_ANSWER, E_CHAIN_NODE_UNAVAILABLE } from '#chain/exceptions'
 import { DEFAULT_ACCOUNT_BALANCE } from '@tollbooth/devnet'
+import { stacksClientOptions } from '#tests/support/chain'
+import { ManualClock } from '#tests/support/clock'
 import { RECIPIENT, SENDER, transfer, useDevnet } from '#tests/support/devnet'
 
 test.group('Stacks client against the devnet', (group) => {
-  const devnet = useDevnet(group, { hangMs: 2_000 })
-  const client = () => new StacksClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
+  const devnet = useDevnet(group, { hangMs: 60_000 })
+  let clock: ManualClock
+  group.each.setup(() => {
+    clock = new ManualClock()
+  })
+  const client = () =>
+    new StacksClient(stacksClientOptions(devnet().url, { clock, timeoutMs: 30_000 }))
 
   test('a broadcast transfer is pending, then confirmed once mined', async ({ assert }) => {
     const tx = await transfer({ amount: 2_500n })
@@ -62,7 +69,10 @@ test.group('Stacks client against the devnet', (group) => {
     })
 
     devnet().faults.timeoutNext(1)
-    assert.deepEqual(await client().broadcast(bytes), { kind: 'unknown', detail: 'timed out' })
+    const hung = client().broadcast(bytes)
+    await devnet().faults.held()
+    clock.advance(30_000)
+    assert.deepEqual(await hung, { kind: 'unknown', detail: 'timed out' })
   })
 
   test('an aborted transaction is failed, never confirmed', async ({ assert }) => {
@@ -113,27 +123,90 @@ test.group('Stacks client against the devnet', (group) => {
     devnet().faults.failNext(1, 502)
     await assert.rejects(() => client().getInfo(), E_CHAIN_NODE_UNAVAILABLE)
     devnet().faults.timeoutNext(1)
-    await assert.rejects(() => client().getNonces(SENDER.address), E_CHAIN_NODE_UNAVAILABLE)
+    const hung = client().getNonces(SENDER.address)
+    await devnet().faults.held()
+    clock.advance(30_000)
+    await assert.rejects(() => hung, E_CHAIN_NODE_UNAVAILABLE)
   })
 })
 
 test.group('Stacks client against a node answering nonsense', (group) => {
   let baseUrl = ''
+  let answer: (request: IncomingMessage, response: ServerResponse) => void
   group.setup(async () => {
-    const server = createServer((_, response) => {
-      response.setHeader('content-type', 'application/json')
-      response.end(JSON.stringify({ network_id: 'not a number', balance: -1 }))
-    })
+    const server = createServer((request, response) => answer(request, response))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     return () => new Promise<void>((resolve) => server.close(() => resolve()))
   })
+  group.each.setup(() => {
+    answer = (_, response) => {
+      response.setHeader('content-type', 'application/json')
+      response.end(JSON.stringify({ network_id: 'not a number', balance: -1 }))
+    }
+  })
 
   test('an answer of the wrong shape raises chain_node_bad_answer', async ({ assert }) => {
-    const client = new StacksClient({ baseUrl, timeoutMs: 500 })
+    const client = new StacksClient(stacksClientOptions(baseUrl))
 
     await assert.rejects(() => client.getInfo(), E_CHAIN_NODE_BAD_ANSWER)
     await assert.rejects(() => client.getAccount(SENDER.address), E_CHAIN_NODE_BAD_ANSWER)
     await assert.rejects(() => client.getTransaction('ab'.repeat(32)), E_CHAIN_NODE_BAD_ANSWER)
+  })
+
+  test('a found transaction of the wrong shape in tx/multiple raises chain_node_bad_answer', async ({
+    assert,
+  }) => {
+    const txid = `0x${'ab'.repeat(32)}`
+    answer = (_, response) => {
+      response.setHeader('content-type', 'application/json')
+      response.end(JSON.stringify({ [txid]: { found: true, result: { tx_id: txid } } }))
+    }
+    const client = new StacksClient(stacksClientOptions(baseUrl))
+
+    await assert.rejects(() => client.getTransactions([txid]), E_CHAIN_NODE_BAD_ANSWER)
+  })
+
+  test('an answer above the size cap raises chain_node_bad_answer, declared or streamed', async ({
+    assert,
+  }) => {
+    const info = JSON.stringify({ network_id: 1, stacks_tip_height: 5, padding: 'x'.repeat(2_000) })
+    let declaresLength = true
+    answer = (_, response) => {
+      response.setHeader('content-type', 'application/json')
+      if (declaresLength) return response.end(info)
+      // Chunked, no content-length: the cap is found by counting.
+      for (let at = 0; at < info.length; at += 100) {
+        response.write(info.slice(at, at + 100))
+      }
+      response.end()
+    }
+    const client = new StacksClient(stacksClientOptions(baseUrl, { maxBytes: 1_000 }))
+
+    await assert.rejects(() => client.getInfo(), E_CHAIN_NODE_BAD_ANSWER)
+    declaresLength = false
+    await assert.rejects(() => client.getInfo(), E_CHAIN_NODE_BAD_ANSWER)
+    assert.deepEqual(
+      await new StacksClient(stacksClientOptions(baseUrl, { maxBytes: 4_000 })).getInfo(),
+      { networkId: 1, tipHeight: 5 },
+      'the same answer within the cap is read'
+    )
+  })
+
+  test('a node that never answers raises chain_node_unavailable once the clock passes the time-out', async ({
+    assert,
+  }) => {
+    let arrived!: () => void
+    const asked = new Promise<void>((resolve) => (arrived = resolve))
+    answer = () => arrived()
+    const clock = new ManualClock()
+    const client = new StacksClient(stacksClientOptions(baseUrl, { clock, timeoutMs: 30_000 }))
+
+    const pending = client.getInfo()
+    await asked
+    clock.advance(30_000)
+
+    await assert.rejects(() => pending, E_CHAIN_NODE_UNAVAILABLE)
+    assert.equal(clock.pendingTimers, 0)
   })
 })

@@ -7,6 +7,8 @@ import type { BuiltinFeedDefinition } from '#feeds/builtin/catalog'
 import { FetchUpstreamHttp, UpstreamFailure } from '#feeds/builtin/upstream_http'
 import { UPSTREAM_NAMES, type UpstreamName } from '#feeds/builtin/upstreams'
 import Feed from '#models/feed'
+import type { Clock } from '#core/clock'
+import { ManualClock } from '#tests/support/clock'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 
 /** A one-route upstream and a one-feed catalog, to exercise the driver's plumbing alone. */
@@ -55,20 +57,21 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
     simulator = await new UpstreamSimulator({
       fixtures: [fixture],
       now: () => 1_795_300_000_000,
-      hangMs: 3_000,
+      hangMs: 60_000,
     }).listen()
     return () => simulator.close()
   })
 
-  function driver() {
+  function driver(clock: Clock = new ManualClock()) {
     const baseUrls = Object.fromEntries(
       UPSTREAM_NAMES.map((name) => [name, `${simulator.url}/${name}`])
     )
     return new BuiltinSourceDriver({
       http: new FetchUpstreamHttp({
         baseUrls: baseUrls as Record<UpstreamName, string>,
-        timeoutMs: 1_000,
+        timeoutMs: 30_000,
         maxBytes: 5_000,
+        clock,
       }),
       settings: TEST_SETTINGS,
       simulated: true,
@@ -98,10 +101,16 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
       assert,
     }) => {
       simulator.failNext('mempool', fault)
+      const clock = new ManualClock()
 
-      const error = await driver()
+      const pending = driver(clock)
         .fetch(feed, { query: {} })
         .catch((caught: unknown) => caught)
+      if (fault === 'timeout') {
+        await simulator.held()
+        clock.advance(30_000)
+      }
+      const error = await pending
 
       assert.instanceOf(error, UpstreamFailure)
       assert.equal((error as UpstreamFailure).kind, kind)
@@ -113,6 +122,7 @@ test.group('The built-in driver against a misbehaving upstream', (group) => {
       baseUrls: { mempool: `${simulator.url}/mempool` } as Record<UpstreamName, string>,
       timeoutMs: 1_000,
       maxBytes: 1_000,
+      clock: new ManualClock(),
     })
       .getJson('mempool', '/huge', vine.create(vine.object({})))
       .catch((caught: unknown) => caught)

@@ -9,6 +9,8 @@ export interface TestServer {
   connections: number
   /** Requests received so far, in order. */
   requests: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }>
+  /** Resolves once `count` requests have reached the handler. */
+  received(count: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -16,6 +18,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse, body: string
 
 /** A real HTTP server on 127.0.0.1 and an ephemeral port, counting what reaches it. */
 export async function startServer(handler: Handler): Promise<TestServer> {
+  const waiters: { count: number; resolve: () => void }[] = []
   const server = createServer((request, response) => {
     state.requests.push({
       method: request.method ?? '',
@@ -24,13 +27,23 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     })
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => handler(request, response, Buffer.concat(chunks).toString('utf8')))
+    request.on('end', () => {
+      handler(request, response, Buffer.concat(chunks).toString('utf8'))
+      for (const waiter of waiters.filter(({ count }) => count <= state.requests.length)) {
+        waiter.resolve()
+      }
+    })
   })
   const state: TestServer = {
     port: 0,
     url: '',
     connections: 0,
     requests: [],
+    received: (count) =>
+      new Promise((resolve) => {
+        if (state.requests.length >= count) return resolve()
+        waiters.push({ count, resolve })
+      }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -3,6 +3,7 @@ import { StacksClient } from '#chain/stacks_client'
 import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import { ManualClock } from '#tests/support/clock'
 import { transfer, useDevnet } from '#tests/support/devnet'
+import { stacksClientOptions } from '#tests/support/chain'
 
 /** Counts the chain API calls the watcher makes, and lets the test wait for their answers. */
 class CountingClient extends StacksClient {
@@ -29,7 +30,7 @@ test.group('Watching payments for confirmation', (group) => {
 
   group.each.setup(() => {
     clock = new ManualClock()
-    client = new CountingClient({ baseUrl: devnet().url, timeoutMs: 1_000 })
+    client = new CountingClient(stacksClientOptions(devnet().url))
   })
 
   /** Moves the clock `ms` forward in steps of `stepMs`, letting each poll's chain call be answered. */
