@@ -59,7 +59,7 @@ export default defineConfig(({ command }) => ({
         join(root, 'resources/js'),
         join(root, 'resources/css'),
         join(root, 'app/ledger/money.ts'),
-        join(root, 'app/web/feed_paths.ts'),
+        join(root, 'app/feeds/feed_paths.ts'),
         join(root, 'app/web/words.ts'),
         join(root, cacheDir),
       ],

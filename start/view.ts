@@ -4,7 +4,7 @@
 |--------------------------------------------------------------------------
 */
 import edge from 'edge.js'
-import { feedPaths } from '#web/feed_paths'
+import { feedPaths } from '#feeds/feed_paths'
 import { siteContext } from '#web/site'
 import { count, noun } from '#web/words'
 

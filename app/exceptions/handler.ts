@@ -7,7 +7,7 @@ import { declaredCodeOf, ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from
 import { PaidCallFailure, setPaymentResponse } from '#payments/paid_call_response'
 import { DetailedException } from '#core/exceptions'
 import { E_FEED_NOT_FOUND } from '#feeds/exceptions'
-import { feedPaths } from '#web/feed_paths'
+import { feedPaths } from '#feeds/feed_paths'
 import { setPageHeaders } from '#web/page_headers'
 
 type ValidationMessage = { field: string; message: string; rule: string }

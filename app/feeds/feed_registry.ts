@@ -3,7 +3,7 @@ import { Database } from '@adonisjs/lucid/database'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
-import { paidFeedPath } from '#payments/feed_path'
+import { paidFeedPath } from '#feeds/feed_paths'
 import { ChainConfig } from '#chain/define_config'
 
 /** The registry's `version`: a constant of the spec, not the package's version. */

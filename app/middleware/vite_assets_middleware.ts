@@ -6,14 +6,14 @@ import ViteMiddleware from '@adonisjs/vite/vite_middleware'
 /**
  * What Vite's dev server serves: its client and internals (`/@…`), the page
  * sources (resources/, and the app/ modules the pages share: money, feed
- * paths and count words) and the pre-bundled dependencies. No route of the API or the pages
+ * paths and words) and the pre-bundled dependencies. No route of the API or the pages
  * starts with these.
  */
 const VITE_PATHS = [
   '/@',
   '/resources/',
   '/app/ledger/money.ts',
-  '/app/web/feed_paths.ts',
+  '/app/feeds/feed_paths.ts',
   '/app/web/words.ts',
   '/node_modules/',
   '/__vite',

@@ -1,4 +1,5 @@
 import router from '@adonisjs/core/services/router'
+import { PAID_FEED_ROUTES } from '#feeds/feed_paths'
 
 const FacilitatorSupportedController = () =>
   import('#payments/controllers/facilitator_supported_controller')
@@ -18,8 +19,9 @@ router
 
 const ServeFeedController = () => import('#payments/controllers/serve_feed_controller')
 
-router.get('/feeds/:id', [ServeFeedController, 'builtin']).as('feeds.builtin')
-router.get('/feeds/p/:handle/:slug', [ServeFeedController, 'provider']).as('feeds.provider')
+const { builtin, provider } = PAID_FEED_ROUTES
+router.get(builtin.pattern, [ServeFeedController, 'builtin']).as(builtin.name)
+router.get(provider.pattern, [ServeFeedController, 'provider']).as(provider.name)
 
 const ShowPaymentController = () => import('#payments/controllers/show_payment_controller')
 

@@ -1,6 +1,6 @@
 import { publicUrl } from '#core/public_url'
 import { formatStx, type Microstx, stxNumber } from '#ledger/money'
-import { paidFeedPath } from '#payments/feed_path'
+import { paidFeedPath } from '#feeds/feed_paths'
 import type { SourceHealth } from '#feeds/feed_snapshots'
 import type { ReceivedDocuments } from '#feeds/source_driver'
 import { snapshotView } from '#feeds/snapshot_view'

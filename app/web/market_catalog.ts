@@ -7,7 +7,7 @@ import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx } from '#ledger/money'
 import { timeAgo } from '#stats/time_ago'
-import { feedPaths } from '#web/feed_paths'
+import { feedPaths } from '#feeds/feed_paths'
 
 /** Provider feeds carry no category of their own: the marketplace files them together. */
 export const PROVIDER_CATEGORY = 'provider'

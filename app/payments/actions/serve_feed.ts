@@ -10,7 +10,7 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import type Feed from '#models/feed'
 import { ServePaidCall } from '#payments/actions/serve_paid_call'
-import { type FeedRef, paidFeedPath } from '#payments/feed_path'
+import { type FeedRef, paidFeedPath } from '#feeds/feed_paths'
 import { feedPaymentRequired } from '#payments/feed_payment_required'
 import type { PaidCallResult } from '#payments/paid_call_response'
 

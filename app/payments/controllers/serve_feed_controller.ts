@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { ServeFeed } from '#payments/actions/serve_feed'
-import type { FeedRef } from '#payments/feed_path'
+import type { FeedRef } from '#feeds/feed_paths'
 import { sendPaidCallResult } from '#payments/paid_call_response'
 import { sanitiseAgentName } from '#stats/agent_name'
 

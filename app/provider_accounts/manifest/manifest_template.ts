@@ -1,6 +1,6 @@
 import { publicUrl } from '#core/public_url'
 import { stxNumber } from '#ledger/money'
-import { paidFeedPath } from '#payments/feed_path'
+import { paidFeedPath } from '#feeds/feed_paths'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
 import { MANIFEST_VERSION } from '#provider_accounts/manifest/manifest_checks'

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { PublicProfiles } from '#provider_accounts/public_profiles'
-import { feedPaths } from '#web/feed_paths'
+import { feedPaths } from '#feeds/feed_paths'
 import { listPage, pager } from '#web/pager'
 import { listPageValidator } from '#web/validators'
 

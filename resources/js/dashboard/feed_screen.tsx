@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import { feedPaths } from '../../../app/web/feed_paths'
+import { feedPaths } from '../../../app/feeds/feed_paths'
 import { api } from '../lib/api'
 import { relative, when } from '../lib/format'
 import { draftOf, type FeedDraft, FeedFields, sourceBody } from './feed_fields'

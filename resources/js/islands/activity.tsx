@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { api } from '../lib/api'
 import { explorerTx, site } from '../lib/site'
-import { feedPaths } from '../../../app/web/feed_paths'
+import { feedPaths } from '../../../app/feeds/feed_paths'
 
 interface Call {
   id: number

@@ -2,15 +2,15 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import db from '@adonisjs/lucid/services/db'
-import { paidFeedPath } from '#payments/feed_path'
+import { paidFeedPath } from '#feeds/feed_paths'
 import { resourceIdentity } from '#payments/x402'
-import { feedPaths } from '#web/feed_paths'
+import { feedPaths } from '#feeds/feed_paths'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, registerProvider } from '#tests/support/providers'
 import { transfer } from '#tests/support/devnet'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 
-test.group('The paid feed path, from the router', (group) => {
+test.group('The paid feed path, from the routes that serve it', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
 
   test('the built path is the one the router serves the feed at', async ({ client, assert }) => {
@@ -27,7 +27,6 @@ test.group('The paid feed path, from the router', (group) => {
     const ownedRoute = router.match(owned, 'GET', true)
     assert.equal(ownedRoute?.route.name, 'feeds.provider')
     assert.deepEqual(ownedRoute?.params, { handle: 'acme-data', slug: 'btc-price' })
-    // The pages' own copy (they cannot import the router) names the same paths.
     assert.equal(feedPaths('whale-alerts').endpoint, builtin)
     assert.equal(feedPaths('acme-data/btc-price').endpoint, owned)
 

@@ -71,7 +71,7 @@ test.group('Attacks | files of the checkout through the dev server', () => {
       '/resources/js/app.tsx',
       '/resources/css/app.css',
       '/app/ledger/money.ts',
-      '/app/web/feed_paths.ts',
+      '/app/feeds/feed_paths.ts',
       '/app/web/words.ts',
     ]) {
       const answer = await rawGet(path)
