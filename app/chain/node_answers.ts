@@ -56,10 +56,6 @@ export const nonceAnswer = vine.create(
     .allowUnknownProperties()
 )
 
-export const balanceAnswer = vine.create(
-  vine.object({ balance: uintString(), locked: uintString().optional() }).allowUnknownProperties()
-)
-
 export const accountAnswer = vine.create(
   vine
     .object({

@@ -9,7 +9,6 @@ import {
   DROPPED_TX_STATUSES,
   FAILED_TX_STATUSES,
   accountAnswer,
-  balanceAnswer,
   feeRateAnswer,
   infoAnswer,
   nonceAnswer,
@@ -134,13 +133,6 @@ export class StacksClient {
       lastMempoolNonce:
         answer.last_mempool_tx_nonce === null ? null : BigInt(answer.last_mempool_tx_nonce),
     }
-  }
-
-  /** Unlocked STX balance in µSTX. */
-  async getBalance(address: string): Promise<bigint> {
-    const path = `/extended/v1/address/${encodeURIComponent(address)}/stx`
-    const answer = await this.#get(path, balanceAnswer)
-    return BigInt(answer.balance) - BigInt(answer.locked ?? '0')
   }
 
   /** Balance and next nonce straight from the node's state (/v2/accounts). */
