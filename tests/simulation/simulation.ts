@@ -31,6 +31,8 @@ export interface SimulationReport {
   faults: FaultTally
   /** Step kinds drawn, with their counts. */
   kinds: Map<string, number>
+  /** Real time spent per step kind, and in the checks after the steps (`invariants`), in ms. */
+  realMs: Map<string, number>
   /** Invariants evaluated (each invariant after each step, and the final checks). */
   invariantChecks: number
 }
@@ -74,6 +76,15 @@ export async function simulate(
   const world = await World.create(client, buyers, PARTNERS)
   const trace: string[] = []
   const kinds = new Map<string, number>()
+  const realMs = new Map<string, number>()
+  const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const startedAt = performance.now()
+    try {
+      return await work()
+    } finally {
+      realMs.set(name, (realMs.get(name) ?? 0) + performance.now() - startedAt)
+    }
+  }
   let invariantChecks = 0
   try {
     const sellers = await registerSellers(world, rng)
@@ -95,7 +106,7 @@ export async function simulate(
       const kind = rng.weighted(entries)
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
       try {
-        trace.push(`${run.step} ${await STEPS[kind].run(run)}`)
+        trace.push(`${run.step} ${await timed(kind, () => STEPS[kind].run(run))}`)
       } catch (error) {
         trace.push(`${run.step} ${kind}: threw`)
         throw new SimulationFailure(seed, run.step, run.step, trace, [
@@ -103,26 +114,30 @@ export async function simulate(
         ])
       }
       world.endStep()
-      const violations = await checkInvariants(world, sellers, run.observed)
+      const violations = await timed('(invariants)', () =>
+        checkInvariants(world, sellers, run.observed)
+      )
       invariantChecks += Object.keys(INVARIANTS).length
       if (violations.length > 0) {
         throw new SimulationFailure(seed, run.step, run.step, trace, violations)
       }
     }
 
-    const unsettled = await settleEverything(world)
-    const audit = await ledgerAuditFindings({ withChain: true })
-    const final = [
-      ...unsettled,
-      ...(await checkInvariants(world, sellers, run.observed)),
-      ...(await chainAgreesWithLedger(run)),
-      ...audit.map((finding) => `ledger:audit: ${finding}`),
-    ]
+    const final = await timed('(settle and final checks)', async () => {
+      const unsettled = await settleEverything(world)
+      const audit = await ledgerAuditFindings({ withChain: true })
+      return [
+        ...unsettled,
+        ...(await checkInvariants(world, sellers, run.observed)),
+        ...(await chainAgreesWithLedger(run)),
+        ...audit.map((finding) => `ledger:audit: ${finding}`),
+      ]
+    })
     // Everything settled, the chain reconciled with the books, ledger:audit with the chain.
     invariantChecks += Object.keys(INVARIANTS).length + 3
     trace.push(`end: settled, ${final.length} finding(s)`)
     if (final.length > 0) throw new SimulationFailure(seed, 'end', steps, trace, final)
-    return { seed, steps, trace, faults: run.tally, kinds, invariantChecks }
+    return { seed, steps, trace, faults: run.tally, kinds, realMs, invariantChecks }
   } finally {
     await world.close()
   }

@@ -18,11 +18,13 @@ export class SimulationSummary {
   render(): string {
     const faults = new FaultTally()
     const kinds = new Map<string, number>()
+    const realMs = new Map<string, number>()
     let steps = 0
     let checks = 0
     for (const report of this.#passed) {
       faults.add(report.faults)
       for (const [kind, count] of report.kinds) kinds.set(kind, (kinds.get(kind) ?? 0) + count)
+      for (const [kind, ms] of report.realMs) realMs.set(kind, (realMs.get(kind) ?? 0) + ms)
       steps += report.steps
       checks += report.invariantChecks
     }
@@ -34,10 +36,16 @@ export class SimulationSummary {
       'Simulation summary',
       `  seeds: ${this.#passed.length + this.#failed.length} run, ${this.#passed.length} passed, ${this.#failed.length} failed`,
       ...this.#failed.map(({ seed, step }) => `    seed ${seed} failed at step ${step}`),
-      `  steps: ${steps} in passing seeds, ${seconds.toFixed(1)} s in all`,
+      `  steps: ${steps} in passing seeds, ${seconds.toFixed(1)} s in all (${(steps / seconds).toFixed(1)} steps/s)`,
       `  invariant checks: ${checks}`,
       '  steps by kind:',
       ...byCount(kinds).map(([kind, count]) => `    ${kind}: ${count}`),
+      '  real time by step kind (passing seeds): total s, ms per step',
+      ...byCount(realMs).map(([kind, ms]) => {
+        const count = kinds.get(kind)
+        const perStep = count ? `, ${(ms / count).toFixed(0)} ms` : ''
+        return `    ${kind}: ${(ms / 1_000).toFixed(1)} s${perStep}`
+      }),
       '  faults injected by kind:',
       ...byCount(faults.counts).map(([kind, count]) => `    ${kind}: ${count}`),
       '',

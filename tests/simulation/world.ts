@@ -11,10 +11,10 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
-import { ConfirmationWatcher } from '#payments/confirmation_watcher'
 import sources from '#feeds/services/main'
 import { pointAppAtChain } from '#tests/support/chain'
 import { ManualClock } from '#tests/support/clock'
+import { PendingIo } from '#tests/simulation/pending_io'
 import { type LocalSite, sendJson, startLocalSite } from '#tests/support/local_site'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { type PartnerServer, startPartnerServer } from '#tests/support/partner_server'
@@ -30,8 +30,18 @@ const START_MS = 1_795_300_000_000
  * start, beyond the drift of a step's own first requests.
  */
 export const SLOT_MS = 19_000
-/** Virtual time per real millisecond while a step's work runs; delayed: waiting for a held block. */
-const QUANTUM_MS = { flowing: 5, delayed: 500 }
+/** Virtual time per real millisecond while a request only its caller's time-out ends is held. */
+const FLOWING_MS = 5
+/**
+ * The confirmation watcher's polls: the first soon after a broadcast (blocks
+ * are mined as soon as a transaction is accepted, so it finds it mined), then
+ * about a block time apart, so a payment whose block never comes in the step
+ * (held back, or a broadcast the node never took) waits out its 25 s budget in
+ * fifty polls.
+ */
+const CONFIRMATION_POLLS = { firstPollMs: 5, pollIntervalMs: 500 }
+/** Real ms with I/O in flight and nothing moving after which virtual time moves anyway. */
+const STALL_MS = 250
 /** A step still running after this much virtual time is a hang, reported as a failure. */
 const STEP_LIMIT_MS = 10 * 60_000
 /** A held request (devnet or upstream time-out fault) is dropped after this much virtual time. */
@@ -74,10 +84,10 @@ export class World {
   #chain!: Awaited<ReturnType<typeof pointAppAtChain>>
   #upstream!: Awaited<ReturnType<typeof pointBuiltinFeedsAtSimulator>>
   #restoreWithdrawalConfig!: () => void
-  #watcher!: ConfirmationWatcher
+  #io!: PendingIo
   #stepStartedAt = START_MS
   /** False while a fault holds blocks back for the current step. */
-  blocksFlowing = true
+  #blocksFlowing = true
   /** The platform wallet's balance on the new chain, before anything happened. */
   readonly platformGenesis: bigint
 
@@ -97,6 +107,8 @@ export class World {
     app.container.swap(Clock, () => clock)
     const platform = await app.container.make(PlatformWallet)
     const payTo = platform.address
+    const io = new PendingIo()
+    io.start()
     const hangTimer = (callback: () => void, ms: number) => clock.setTimeout(callback, ms)
     const devnet = await startDevnet({
       port: 0,
@@ -111,11 +123,16 @@ export class World {
     })
     const partners = await Promise.all(
       Array.from({ length: partnerCount }, () =>
-        startPartnerServer({ routes: ['/v1/prices'], now: () => clock.now() })
+        startPartnerServer({
+          routes: ['/v1/prices'],
+          now: () => clock.now(),
+          holding: () => io.holdUntilCallerGivesUp(),
+        })
       )
     )
-    const mirror = await startMirrorSite()
+    const mirror = await startMirrorSite(io)
     const world = new World(client, clock, devnet, payTo, partners, mirror)
+    world.#io = io
     world.#upstream = await pointBuiltinFeedsAtSimulator({
       timeoutMs: UPSTREAM_TIMEOUT_MS,
       simulator: { now: () => clock.now(), hangMs: HANG_MS, hangTimer },
@@ -130,11 +147,14 @@ export class World {
   }
 
   /**
-   * Runs a step's work to its end, moving virtual time while it waits: 1 ms of
-   * real time (for the real I/O) per quantum of virtual time. Quanta are small,
-   * so a paid call confirms long before its 25 s budget; large only while
-   * blocks are held back and a payment waits for one, so that wait runs out
-   * quickly while the work before it keeps its small quanta.
+   * Runs a step's work to its end, moving virtual time only while the whole
+   * process waits on the clock — no request or query in flight (PendingIo) —
+   * and then straight to the next timer due: how far time moves never depends
+   * on how fast the machine is, and no real time is spent waiting for it. What
+   * waits on the wall clock instead: a request held that only its caller's
+   * time-out ends (time then flows FLOWING_MS per real ms, whichever clock that
+   * time-out is on), or nothing due on the clock (1 ms real waits). I/O in
+   * flight with nothing moving for STALL_MS moves time by FLOWING_MS.
    */
   async drive<T>(work: Promise<T>): Promise<T> {
     let settled = false
@@ -143,14 +163,23 @@ export class World {
     })
     tracked.catch(() => {})
     const startedAt = this.clock.now()
-    while (!settled) {
-      await new Promise((resolve) => setTimeout(resolve, 1))
+    for (;;) {
+      const state = await this.#io.settle(STALL_MS)
       if (settled) break
       if (this.clock.now() - startedAt > STEP_LIMIT_MS) {
         throw new Error(`the step still runs after ${STEP_LIMIT_MS / 60_000} virtual minutes`)
       }
-      const waiting = !this.blocksFlowing && this.#watcher.waitingCount > 0
-      this.clock.advance(waiting ? QUANTUM_MS.delayed : QUANTUM_MS.flowing)
+      const next = this.clock.nextDueAt
+      if (state === 'stalled') {
+        this.clock.advance(FLOWING_MS)
+      } else if (this.#io.callerTimeOutPending) {
+        await Promise.race([tracked, realMs(1)])
+        this.clock.advance(FLOWING_MS)
+      } else if (next === null) {
+        await Promise.race([tracked, realMs(1)])
+      } else {
+        this.clock.advance(next - this.clock.now())
+      }
     }
     return tracked
   }
@@ -164,7 +193,7 @@ export class World {
 
   /** Holds blocks back until the step ends (transactions wait in the mempool). */
   delayBlocks() {
-    this.blocksFlowing = false
+    this.#blocksFlowing = false
     this.devnet.setBlockTime(null)
   }
 
@@ -178,8 +207,8 @@ export class World {
     this.upstream.clearFaults()
     for (const partner of this.partners) partner.behaviour = 'json'
     this.mirror.behaviour = 'json'
-    if (!this.blocksFlowing) this.devnet.setBlockTime(0)
-    this.blocksFlowing = true
+    if (!this.#blocksFlowing) this.devnet.setBlockTime(0)
+    this.#blocksFlowing = true
     const slots = Math.max(1, Math.ceil((this.clock.now() - this.#stepStartedAt) / SLOT_MS))
     this.#stepStartedAt += slots * SLOT_MS
     this.clock.advance(this.#stepStartedAt - this.clock.now())
@@ -203,6 +232,7 @@ export class World {
   }
 
   async close() {
+    this.#io.stop()
     this.#chain.restore()
     this.#restoreWithdrawalConfig()
     const feeds = app.config.get<FeedsConfig>('feeds').sources
@@ -223,9 +253,8 @@ export class World {
   async #buildServices() {
     this.#chain = await pointAppAtChain(this.devnet.url, {
       payerAccountTtlMs: 3_000,
-      confirmationPolls: { firstPollMs: 5, pollIntervalMs: 20 },
+      confirmationPolls: CONFIRMATION_POLLS,
     })
-    this.#watcher = await app.container.make(ConfirmationWatcher)
     const config = app.config.get<FeedsConfig>('feeds')
     const cache = new FeedCache(this.clock, config.cache)
     const directory = new FeedDirectory(this.clock, config.directory)
@@ -253,11 +282,17 @@ export class World {
   }
 }
 
-async function startMirrorSite(): Promise<MirrorSite> {
+/** A real-time wait: for what the clock does not drive. */
+function realMs(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+async function startMirrorSite(io: PendingIo): Promise<MirrorSite> {
   const mirror = { behaviour: 'json', version: 0 } as MirrorSite
   mirror.site = await startLocalSite((_request, response: ServerResponse) => {
     switch (mirror.behaviour) {
       case 'hang':
+        response.once('close', io.holdUntilCallerGivesUp())
         return
       case 'error500':
         return sendJson(response, { error: 'boom' }, 500)

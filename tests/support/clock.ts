@@ -41,6 +41,11 @@ export class ManualClock extends Clock {
     this.current = until
   }
 
+  /** When the next callback falls due, or null when none waits. */
+  get nextDueAt(): number | null {
+    return this.#timers[0]?.dueAt ?? null
+  }
+
   /** How many callbacks are waiting to fall due. */
   get pendingTimers() {
     return this.#timers.length
