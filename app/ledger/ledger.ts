@@ -322,9 +322,12 @@ async function insert(
     // check_violation: a name, kind or limit that disagree; foreign_key_violation: no such provider.
     const { code, constraint } = error as { code?: string; constraint?: string }
     if (code !== '23514' && code !== '23503') throw error
-    throw new E_INVALID_POSTING([kind, reference, `an entry names no valid account (${constraint})`], {
-      cause: error,
-    })
+    throw new E_INVALID_POSTING(
+      [kind, reference, `an entry names no valid account (${constraint})`],
+      {
+        cause: error,
+      }
+    )
   }
   if (inserted.rows.length === 0) {
     const existing = await trx

@@ -106,7 +106,14 @@ test.group('Migrating to typed ledger accounts', (group) => {
 
     const rows = await db
       .from('ledger_accounts')
-      .select('name', 'kind', 'provider_id', 'may_go_negative', 'debits_microstx', 'credits_microstx')
+      .select(
+        'name',
+        'kind',
+        'provider_id',
+        'may_go_negative',
+        'debits_microstx',
+        'credits_microstx'
+      )
       .orderByRaw('name COLLATE "C"')
     const account = (
       { name, kind, providerId, mayGoNegative }: typeof pending,

@@ -217,20 +217,20 @@ test.group('Stacks client against a node answering nonsense', (group) => {
       withText(response, refusal, refusal.length + 100)
       response.socket?.end()
     }
-    assert.equal((await broadcast()).kind, 'unknown')
+    assert.deepInclude(await broadcast(), { kind: 'unknown' })
 
     // Above the cap, declared or streamed.
     send = (response) => {
       withText(response, 'x'.repeat(2_000))
       response.end()
     }
-    assert.equal((await broadcast({ maxBytes: 1_000 })).kind, 'unknown')
+    assert.deepInclude(await broadcast({ maxBytes: 1_000 }), { kind: 'unknown' })
     send = (response) => {
       response.writeHead(400, { 'content-type': 'text/plain' })
       for (let at = 0; at < 2_000; at += 100) response.write('x'.repeat(100))
       response.end()
     }
-    assert.equal((await broadcast({ maxBytes: 1_000 })).kind, 'unknown')
+    assert.deepInclude(await broadcast({ maxBytes: 1_000 }), { kind: 'unknown' })
 
     // Stalled mid-body until the time-out.
     const clock = new ManualClock()
@@ -244,7 +244,7 @@ test.group('Stacks client against a node answering nonsense', (group) => {
     await headersSent
     await new Promise((resolve) => setTimeout(resolve, 50))
     clock.advance(30_000)
-    assert.equal((await pending).kind, 'unknown')
+    assert.deepInclude(await pending, { kind: 'unknown' })
   })
 
   test('a node that never answers raises chain_node_unavailable once the clock passes the time-out', async ({

@@ -702,7 +702,9 @@ test.group('Postings of one provider running at once', (group) => {
   /** Resolves once some transaction waits for a lock another holds. */
   async function someoneWaits(db: Database) {
     for (let tries = 0; tries < 500; tries++) {
-      const { rows } = await db.rawQuery('SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted')
+      const { rows } = await db.rawQuery(
+        'SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted'
+      )
       if (rows[0].waiting > 0) return
       await new Promise((resolve) => setTimeout(resolve, 10))
     }
@@ -744,10 +746,10 @@ test.group('Postings of one provider running at once', (group) => {
   }
 
   test('a payment confirmed while a withdrawal is requested', async ({ assert }) => {
-    const { debited, provider, ledger } = await withdrawalBeside((ledger, providerId) => ({
+    const { debited, provider, ledger } = await withdrawalBeside((books, providerId) => ({
       kind: 'payment',
       reference: 'c'.repeat(64),
-      entries: ledger.paymentEntries({ amount: 1_000n, providerId }),
+      entries: books.paymentEntries({ amount: 1_000n, providerId }),
     }))
 
     assert.isTrue(debited)
@@ -760,10 +762,10 @@ test.group('Postings of one provider running at once', (group) => {
 
   test('an earlier withdrawal reversed while another is requested', async ({ assert }) => {
     const earlier = randomUUID()
-    const { debited, provider, ledger } = await withdrawalBeside(async (ledger, providerId) => {
+    const { debited, provider, ledger } = await withdrawalBeside(async (books, providerId) => {
       const { db } = await services()
       await db.transaction((trx) =>
-        ledger.debitForWithdrawal(trx, { id: earlier, providerId, amount: 200n })
+        books.debitForWithdrawal(trx, { id: earlier, providerId, amount: 200n })
       )
       return {
         kind: 'withdrawal_reversal',
