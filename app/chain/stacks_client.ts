@@ -81,8 +81,12 @@ export class StacksClient {
       })
     } catch (error) {
       if (!(error instanceof JsonRequestFailure)) throw error
-      // An answer that arrived but could not be read is decided by its status alone.
-      if (!error.answer) return { kind: 'unknown', detail: error.message }
+      // Only an answer read in full that is not JSON (stacks-node's text/plain
+      // refusals) is decided by its status alone; one cut off, timed out or
+      // above the cap may have been a 400 with any reason, or none: unknown.
+      if (!error.answer || error.kind !== 'malformed_json') {
+        return { kind: 'unknown', detail: error.message }
+      }
       answer = { ...error.answer, body: undefined }
     }
     return decideBroadcastOutcome(answer.status, answer.body, answer.headers.get('retry-after'))

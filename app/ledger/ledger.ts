@@ -84,7 +84,7 @@ export class Ledger {
   ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
     assertBalanced(posting)
     return trx.transaction(async (savepoint) => {
-      await openAccounts(savepoint, posting)
+      await lockTouched(savepoint, posting)
       const inserted = await insert(savepoint, posting)
       if (inserted.alreadyPosted) {
         await assertSameEntries(savepoint, inserted.transactionId, posting)
@@ -249,34 +249,34 @@ export class Ledger {
 }
 
 /**
- * Creates the posting's accounts the ledger does not hold yet, from their
- * typed values; the database checks each against its kind.
+ * Locks what the posting changes before any entry is inserted, in one global
+ * order: the providers by id (their cached balances), then the accounts that
+ * keep totals by name (the entries' trigger updates them). A withdrawal
+ * request locks its provider first too, so a payment and a withdrawal of the
+ * same provider, or a withdrawal and a reversal on the payouts in flight,
+ * wait for each other instead of deadlocking. An account opened by this
+ * posting is new to everyone; a provider's is covered by its provider's lock.
+ * The accounts' locks wait for the providers' (the count gates their scan).
  */
-async function openAccounts(trx: TransactionClientContract, posting: Posting) {
-  const opened = [
-    ...new Map(posting.entries.map(({ account }) => [account.name, account])).values(),
+async function lockTouched(trx: TransactionClientContract, { entries }: Posting) {
+  const providerIds = [
+    ...new Set(entries.flatMap(({ account }) => account.providerId ?? [])),
+  ].sort()
+  const limited = [
+    ...new Set(entries.flatMap(({ account }) => (account.mayGoNegative ? [] : account.name))),
   ]
-  try {
-    await trx.rawQuery(
-      `INSERT INTO ledger_accounts (name, kind, provider_id, may_go_negative)
-       VALUES ${opened.map(() => `(?, ?, NULLIF(?, '')::uuid, ?)`).join(', ')}
-       ON CONFLICT (name) DO NOTHING`,
-      opened.flatMap((account) => [
-        account.name,
-        account.kind,
-        account.providerId ?? '',
-        account.mayGoNegative,
-      ])
-    )
-  } catch (error) {
-    // check_violation: a name, kind or limit that disagree; foreign_key_violation: no such provider.
-    const { code, constraint } = error as { code?: string; constraint?: string }
-    if (code !== '23514' && code !== '23503') throw error
-    throw new E_INVALID_POSTING(
-      [posting.kind, posting.reference, `an entry names no valid account (${constraint})`],
-      { cause: error }
-    )
-  }
+  if (providerIds.length === 0 && limited.length === 0) return
+  await trx.rawQuery(
+    `WITH locked_providers AS MATERIALIZED (
+       SELECT id FROM providers WHERE id = ANY(ARRAY[${providerIds.map(() => '?').join(', ')}]::uuid[])
+        ORDER BY id FOR UPDATE
+     )
+     SELECT name FROM ledger_accounts
+      WHERE name = ANY(ARRAY[${limited.map(() => '?').join(', ')}]::text[])
+        AND (SELECT count(*) FROM locked_providers) >= 0
+      ORDER BY name FOR UPDATE`,
+    [...providerIds, ...limited]
+  )
 }
 
 async function insert(
@@ -285,20 +285,50 @@ async function insert(
 ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
   const { kind, reference, entries } = posting
 
-  // The transaction and its entries in one statement: nothing is inserted when
-  // (kind, reference) was posted before.
-  const inserted = await trx.rawQuery(
-    `WITH posted AS (
-       INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
-       ON CONFLICT (kind, reference) DO NOTHING
-       RETURNING id
-     )
-     INSERT INTO ledger_entries (transaction_id, account, amount_microstx)
-     SELECT posted.id, entry.account, entry.amount
-       FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
-     RETURNING transaction_id`,
-    [kind, reference, ...entries.flatMap((entry) => [entry.account.name, entry.amount.toString()])]
-  )
+  const opened = [...new Map(entries.map(({ account }) => [account.name, account])).values()]
+
+  // The accounts the ledger does not hold yet (from their typed values: the
+  // database checks each against its kind), the transaction and its entries
+  // in one statement: no entry is inserted when (kind, reference) was posted before.
+  let inserted
+  try {
+    inserted = await trx.rawQuery(
+      `WITH opened AS (
+         INSERT INTO ledger_accounts (name, kind, provider_id, may_go_negative)
+         VALUES ${opened.map(() => `(?, ?, NULLIF(?, '')::uuid, ?)`).join(', ')}
+         ON CONFLICT (name) DO NOTHING
+       ), posted AS (
+         INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
+         ON CONFLICT (kind, reference) DO NOTHING
+         RETURNING id
+       )
+       INSERT INTO ledger_entries (transaction_id, account, amount_microstx)
+       SELECT posted.id, entry.account, entry.amount
+         FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
+       RETURNING transaction_id`,
+      [
+        ...opened.flatMap((account) => [
+          account.name,
+          account.kind,
+          account.providerId ?? '',
+          account.mayGoNegative,
+        ]),
+        kind,
+        reference,
+        ...entries.flatMap((entry) => [entry.account.name, entry.amount.toString()]),
+      ]
+    )
+  } catch (error) {
+    // check_violation: a name, kind or limit that disagree; foreign_key_violation: no such provider.
+    const { code, constraint } = error as { code?: string; constraint?: string }
+    if (code !== '23514' && code !== '23503') throw error
+    throw new E_INVALID_POSTING(
+      [kind, reference, `an entry names no valid account (${constraint})`],
+      {
+        cause: error,
+      }
+    )
+  }
   if (inserted.rows.length === 0) {
     const existing = await trx
       .from('ledger_transactions')

@@ -49,8 +49,11 @@ export default class extends BaseSchema {
         CROSS JOIN LATERAL (
           SELECT CASE
                    WHEN e.account LIKE 'provider:%:pending' THEN 'provider_pending'
+                   WHEN e.account = 'platform:wallet' THEN 'platform_wallet'
+                   WHEN e.account = 'platform:fees' THEN 'platform_fees'
+                   WHEN e.account = 'platform:revenue' THEN 'platform_revenue'
                    WHEN e.account = 'platform:payouts_in_flight' THEN 'payouts_in_flight'
-                   ELSE replace(e.account, ':', '_')
+                   WHEN e.account = 'platform:network_fees' THEN 'network_fees'
                  END AS kind,
                  CASE WHEN e.account LIKE 'provider:%:pending'
                       THEN split_part(e.account, ':', 2)::uuid END AS provider_id,

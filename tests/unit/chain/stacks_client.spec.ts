@@ -192,6 +192,61 @@ test.group('Stacks client against a node answering nonsense', (group) => {
     )
   })
 
+  test('a 400 broadcast answer is a rejection only when read in full', async ({ assert }) => {
+    const refusal = 'Failed to deserialize transaction: not enough bytes'
+    let send: (response: ServerResponse) => void = () => {}
+    answer = (request, response) => {
+      request.resume()
+      request.on('end', () => send(response))
+    }
+    const withText = (response: ServerResponse, text: string, length = text.length) => {
+      response.writeHead(400, { 'content-type': 'text/plain', 'content-length': length })
+      response.write(text)
+    }
+    const broadcast = (options = {}) =>
+      new StacksClient(stacksClientOptions(baseUrl, options)).broadcast(new Uint8Array([1, 2]))
+
+    send = (response) => {
+      withText(response, refusal)
+      response.end()
+    }
+    assert.deepInclude(await broadcast(), { kind: 'rejected', reason: 'Deserialization' })
+
+    // Cut off mid-body: the node may have taken the bytes.
+    send = (response) => {
+      withText(response, refusal, refusal.length + 100)
+      response.socket?.end()
+    }
+    assert.deepInclude(await broadcast(), { kind: 'unknown' })
+
+    // Above the cap, declared or streamed.
+    send = (response) => {
+      withText(response, 'x'.repeat(2_000))
+      response.end()
+    }
+    assert.deepInclude(await broadcast({ maxBytes: 1_000 }), { kind: 'unknown' })
+    send = (response) => {
+      response.writeHead(400, { 'content-type': 'text/plain' })
+      for (let at = 0; at < 2_000; at += 100) response.write('x'.repeat(100))
+      response.end()
+    }
+    assert.deepInclude(await broadcast({ maxBytes: 1_000 }), { kind: 'unknown' })
+
+    // Stalled mid-body until the time-out.
+    const clock = new ManualClock()
+    let stalled!: () => void
+    const headersSent = new Promise<void>((resolve) => (stalled = resolve))
+    send = (response) => {
+      withText(response, refusal, refusal.length + 100)
+      stalled()
+    }
+    const pending = broadcast({ clock, timeoutMs: 30_000 })
+    await headersSent
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    clock.advance(30_000)
+    assert.deepInclude(await pending, { kind: 'unknown' })
+  })
+
   test('a node that never answers raises chain_node_unavailable once the clock passes the time-out', async ({
     assert,
   }) => {

@@ -15,6 +15,8 @@ import {
 } from '#ledger/exceptions'
 import LedgerAuditCommand from '../../../commands/ledger_audit.js'
 import Provider from '#models/provider'
+import { lockedProvider } from '#provider_accounts/provider_access'
+import { emptyMarketplace } from '#tests/support/database'
 import { createProviderRow } from '#tests/support/providers'
 
 async function services() {
@@ -688,4 +690,95 @@ test.group('Auditing the ledger', (group) => {
       `confirmed payment 0x${uncredited} has no ledger posting`,
     ])
   })
+})
+
+/**
+ * Committed transactions on separate connections, as requests and jobs run
+ * them: a posting waits for another's locks, in one order, never deadlocks.
+ */
+test.group('Postings of one provider running at once', (group) => {
+  group.each.teardown(() => emptyMarketplace())
+
+  /** Resolves once some transaction waits for a lock another holds. */
+  async function someoneWaits(db: Database) {
+    for (let tries = 0; tries < 500; tries++) {
+      const { rows } = await db.rawQuery(
+        'SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted'
+      )
+      if (rows[0].waiting > 0) return
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    throw new Error('no transaction ever waited for a lock')
+  }
+
+  /**
+   * A withdrawal request (its provider locked first, then the debit) while
+   * `other` posts for the same provider and reaches the provider's row after
+   * the request locked it: both commit.
+   */
+  async function withdrawalBeside(
+    other: (ledger: Ledger, providerId: string) => Posting | Promise<Posting>
+  ) {
+    const { db, ledger } = await services()
+    const provider = await createProviderRow()
+    await db.transaction((trx) =>
+      ledger.post(trx, {
+        kind: 'opening_balance',
+        reference: provider.id,
+        entries: [
+          { account: accounts.platformWallet, amount: 1_000n },
+          { account: accounts.providerPending(provider.id), amount: -1_000n },
+        ],
+      })
+    )
+    const withdrawal = { id: randomUUID(), providerId: provider.id, amount: 300n }
+    const posting = await other(ledger, provider.id)
+
+    const request = await db.transaction()
+    await lockedProvider(provider, request)
+    const beside = db.transaction((trx) => ledger.post(trx, posting))
+    await someoneWaits(db)
+    const debited = await ledger.debitForWithdrawal(request, withdrawal)
+    await request.commit()
+    await beside
+
+    return { debited, provider: await Provider.findOrFail(provider.id), ledger }
+  }
+
+  test('a payment confirmed while a withdrawal is requested', async ({ assert }) => {
+    const { debited, provider, ledger } = await withdrawalBeside((books, providerId) => ({
+      kind: 'payment',
+      reference: 'c'.repeat(64),
+      entries: books.paymentEntries({ amount: 1_000n, providerId }),
+    }))
+
+    assert.isTrue(debited)
+    assert.equal(provider.pendingRevenueMicrostx, 1_000n + 970n - 300n)
+    assert.equal(
+      await ledger.balanceOf(accounts.providerPending(provider.id)),
+      -provider.pendingRevenueMicrostx
+    )
+  }).timeout(30_000)
+
+  test('an earlier withdrawal reversed while another is requested', async ({ assert }) => {
+    const earlier = randomUUID()
+    const { debited, provider, ledger } = await withdrawalBeside(async (books, providerId) => {
+      const { db } = await services()
+      await db.transaction((trx) =>
+        books.debitForWithdrawal(trx, { id: earlier, providerId, amount: 200n })
+      )
+      return {
+        kind: 'withdrawal_reversal',
+        reference: earlier,
+        entries: [
+          { account: accounts.payoutsInFlight, amount: 200n },
+          { account: accounts.providerPending(providerId), amount: -200n },
+        ],
+      }
+    })
+
+    assert.isTrue(debited)
+    assert.equal(await ledger.balanceOf(accounts.payoutsInFlight), -300n)
+    assert.equal(provider.pendingRevenueMicrostx, 1_000n - 300n)
+  }).timeout(30_000)
 })
