@@ -6,6 +6,7 @@ import type { Devnet } from '@tollbooth/devnet'
 import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import { ChainConfig } from '#chain/define_config'
 import { FeedsConfig } from '#feeds/define_config'
+import { Clock } from '#core/clock'
 import { displayPath } from '#core/display_path'
 import { isPortInUse } from '#core/port_in_use'
 
@@ -88,7 +89,7 @@ export default class Dev extends BaseCommand {
       this.logger.info(`STACKS_API_URL points at ${chain.apiUrl}: not starting a local devnet`)
       return true
     }
-    if (await answers(`${chain.apiUrl}/v2/info`)) {
+    if (await this.#answers(`${chain.apiUrl}/v2/info`)) {
       this.logger.info(`a devnet already answers at ${chain.apiUrl}: using it`)
       return true
     }
@@ -140,7 +141,7 @@ export default class Dev extends BaseCommand {
     if (!configured) return
     const target = new URL(configured)
     if (!['127.0.0.1', 'localhost'].includes(target.hostname)) return
-    if (await answers(`${configured}/mempool/api/v1/fees/recommended`)) {
+    if (await this.#answers(`${configured}/mempool/api/v1/fees/recommended`)) {
       this.logger.info(`an upstream simulator already answers at ${configured}: using it`)
       return
     }
@@ -150,14 +151,18 @@ export default class Dev extends BaseCommand {
       `built-in feeds read the local upstream simulator at ${this.#simulator.url}`
     )
   }
-}
 
-async function answers(url: string) {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(500) })
-    await response.body?.cancel()
-    return response.ok
-  } catch {
-    return false
+  async #answers(url: string) {
+    const clock = await this.app.container.make(Clock)
+    const deadline = clock.deadline(500)
+    try {
+      const response = await fetch(url, { signal: deadline.signal })
+      await response.body?.cancel()
+      return response.ok
+    } catch {
+      return false
+    } finally {
+      deadline.clear()
+    }
   }
 }

@@ -4,7 +4,7 @@ import { Clock } from '#core/clock'
 import { type Microstx, parseMicrostx } from '#ledger/money'
 import type Feed from '#models/feed'
 import type Provider from '#models/provider'
-import type { AnalyticsView } from '#stats/analytics_api'
+import type { AnalyticsView, Figures } from '#stats/analytics_api'
 import { utcDaysEndingAt, utcHourStart, utcHoursStart } from '#stats/utc_periods'
 
 /** The analytics window: today (UTC) and the 6 days before it. */
@@ -182,7 +182,7 @@ function add(counters: Counters, row: DailyRow) {
 }
 
 /** Averages and rates over paid calls and source calls: 0 when there were none. */
-function summary(counters: Counters, uniqueBuyers: number) {
+function summary(counters: Counters, uniqueBuyers: number): Figures {
   const { queries, sourceCalls, sourceFailures } = counters
   return {
     queries,

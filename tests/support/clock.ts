@@ -1,5 +1,17 @@
 import app from '@adonisjs/core/services/app'
+import { StacksClient } from '#chain/stacks_client'
 import { type CancelTimeout, Clock } from '#core/clock'
+import { FeedCache } from '#feeds/feed_cache'
+import { FeedDirectory } from '#feeds/feed_directory'
+import { FeedReader } from '#feeds/feed_reader'
+import { FeedSourceManager } from '#feeds/feed_source_manager'
+import { OutboundClient } from '#outbound/outbound_client'
+import { ConfirmationWatcher } from '#payments/confirmation_watcher'
+import { CachedPayerAccounts } from '#payments/payer_accounts'
+import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
+import { LocalSettlement } from '#payments/settlement/local_settlement'
+import { PaymentSettlement } from '#payments/settlement/payment_settlement'
+import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 
 interface Timer {
   dueAt: number
@@ -52,7 +64,35 @@ export class ManualClock extends Clock {
   }
 }
 
-export function useManualClock() {
+/**
+ * The singletons that take the Clock when first resolved (providers/*) and
+ * keep it for the rest of the process; the feed source drivers too.
+ */
+const CLOCK_HOLDERS = [
+  StacksClient,
+  OutboundClient,
+  ConfirmationWatcher,
+  CachedPayerAccounts,
+  LocalSettlement,
+  PaymentSettlement,
+  PreBroadcastChecks,
+  FeedCache,
+  FeedDirectory,
+  FeedReader,
+  ManifestReportCache,
+]
+
+/**
+ * Swaps the clock for a ManualClock after resolving, on the clock in place,
+ * every singleton that holds one and every configured source driver: whichever
+ * test resolves them first, they never keep a manual clock (whose time-outs
+ * would never fire after the test). A test that needs one of them on the
+ * manual clock swaps in its own (docs/testing.md#the-clock).
+ */
+export async function useManualClock() {
+  for (const holder of CLOCK_HOLDERS) await app.container.make(holder)
+  const sources = await app.container.make(FeedSourceManager)
+  for (const name of sources.names()) await sources.use(name)
   const clock = new ManualClock()
   app.container.swap(Clock, () => clock)
   return { clock, restore: () => app.container.restore(Clock) }

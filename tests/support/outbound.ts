@@ -31,7 +31,7 @@ export function useLoopbackOnlyOutbound() {
       httpsOnly: false,
       isAllowedAddress: (address) => address === '127.0.0.1',
       resolve: async () => [],
-      timeoutMs: 500,
+      timeoutMs: 5_000,
       clock: new Clock(),
     })
   )

@@ -37,6 +37,8 @@ export async function startPartnerServer(options: {
     redirectTo: '',
     calls: [] as ReceivedCall[],
   }
+  /** Waiting for the next call that `hang` holds. */
+  let hangWaiters: Array<() => void> = []
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const verification = await nodeHttpVerifier({
@@ -52,6 +54,8 @@ export async function startPartnerServer(options: {
 
     switch (state.behaviour) {
       case 'hang': {
+        for (const held of hangWaiters) held()
+        hangWaiters = []
         const released = options.holding?.()
         if (released) response.once('close', released)
         return
@@ -100,6 +104,8 @@ export async function startPartnerServer(options: {
   state.url = `http://${host}:${(server.address() as AddressInfo).port}`
 
   return Object.assign(state, {
+    /** Resolves once the partner holds a call unanswered (behaviour `hang`); ask before making the call. */
+    nextHeldCall: () => new Promise<void>((resolve) => hangWaiters.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -31,8 +31,8 @@ test.group('Sweeping expired sign-in challenges', (group) => {
   let clock: ManualClock
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => {
-    const manual = useManualClock()
+  group.each.setup(async () => {
+    const manual = await useManualClock()
     clock = manual.clock
     return manual.restore
   })

@@ -56,8 +56,8 @@ test.group('Sign-In With Stacks', (group) => {
   let clock: ManualClock
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => {
-    const manual = useManualClock()
+  group.each.setup(async () => {
+    const manual = await useManualClock()
     clock = manual.clock
     const restorePublicUrl = changeConfig(appConfig, { publicUrl: appConfig.publicUrl })
     return () => {
@@ -361,8 +361,8 @@ test.group('Sign-In With Stacks, concurrent verifies', (group) => {
    */
   group.teardown(() => db.manager.close(db.primaryConnectionName))
 
-  group.each.setup(() => {
-    const manual = useManualClock()
+  group.each.setup(async () => {
+    const manual = await useManualClock()
     wallets = []
     return async () => {
       manual.restore()

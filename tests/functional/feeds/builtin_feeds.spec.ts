@@ -43,7 +43,7 @@ test.group('The sixteen built-in feeds', (group) => {
           builtin: sources.builtin({
             baseUrls: baseUrls as Record<UpstreamName, string>,
             simulated: true,
-            timeoutMs: 500,
+            timeoutMs: 5_000,
             maxBytes: 5_000_000,
             settings: TEST_SETTINGS,
           }),

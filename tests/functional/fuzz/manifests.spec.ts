@@ -41,7 +41,7 @@ test.group('Fuzzing | provider manifests', (group) => {
   let clock: ManualClock
   group.each.setup(async () => {
     server = await startAnswerServer()
-    const manual = useManualClock()
+    const manual = await useManualClock()
     clock = manual.clock
     const outbound = useLocalSiteClient()
     const config = app.config.get<ManifestConfig>('providers.manifest')

@@ -141,7 +141,7 @@ test.group('Fuzzing | what sources answer', (group) => {
       driverFactories.builtin({
         baseUrls: baseUrls as Record<UpstreamName, string>,
         simulated: true,
-        timeoutMs: 500,
+        timeoutMs: 5_000,
         maxBytes: 5_000_000,
         settings: TEST_SETTINGS,
       })

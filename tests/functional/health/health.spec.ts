@@ -113,7 +113,7 @@ test.group('GET /health', (group) => {
   test('a database that never answers is reported degraded once its time-out passes by the clock', async ({
     assert,
   }) => {
-    const manual = useManualClock()
+    const manual = await useManualClock()
     const chain = await app.container.make(ChainConfig)
     const hangs = {
       from: () => hangs,

@@ -5,7 +5,7 @@ import { PaymentsConfig } from '#payments/define_config'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
 import { ReconcilePayments } from '#payments/reconcile_payments'
 import { pointAppAtDevnet } from '#tests/support/chain'
-import { useManualClock } from '#tests/support/clock'
+import { type ManualClock, useManualClock } from '#tests/support/clock'
 
 /** Unknown to the chain but far from released: a run leaves each row pending, unchanged. */
 const OPTIONS = { graceSeconds: 30, releaseAfterSeconds: 86_400, batchSize: 10 }
@@ -21,9 +21,9 @@ function txid(n: number) {
  * real connections racing for the same rows.
  */
 test.group('payments:reconcile leases', (group) => {
-  let clock: ReturnType<typeof useManualClock>['clock']
+  let clock: ManualClock
   group.each.setup(async () => {
-    const manual = useManualClock()
+    const manual = await useManualClock()
     clock = manual.clock
     const chain = await pointAppAtDevnet()
     return async () => {

@@ -30,7 +30,7 @@ test.group('Payments this service cannot redeem', (group) => {
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
     sources.fake(
       'partner_bridge',
-      driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
+      driverFactories.partnerBridge({ timeoutMs: 5_000, maxBytes: 1_048_576 })
     )
     return async () => {
       await sources.restore('partner_bridge')

@@ -46,7 +46,7 @@ test.group('Provider analytics', (group) => {
     })
     sources.fake(
       'partner_bridge',
-      driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
+      driverFactories.partnerBridge({ timeoutMs: 5_000, maxBytes: 1_048_576 })
     )
     const shifted = useShiftedClock()
     clock = shifted.clock

@@ -116,8 +116,8 @@ test.group('Linking a withdrawal wallet', (group) => {
   let clock: ManualClock
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => {
-    const manual = useManualClock()
+  group.each.setup(async () => {
+    const manual = await useManualClock()
     clock = manual.clock
     const config = app.config.get<ProvidersConfig>('providers')
     app.container.swap(

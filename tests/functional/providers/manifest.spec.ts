@@ -134,8 +134,8 @@ test.group('Provider manifest verification', (group) => {
   const manifestConfig = app.config.get<ManifestConfig>('providers.manifest')
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => {
-    const manual = useManualClock()
+  group.each.setup(async () => {
+    const manual = await useManualClock()
     const outbound = useLocalSiteClient(manual.clock)
     clock = manual.clock
     const reports = new ManifestReportCache(clock, {

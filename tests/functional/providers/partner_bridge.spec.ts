@@ -1,14 +1,18 @@
 import { test } from '@japa/runner'
-import type { ApiClient } from '@japa/api-client'
+import type { ApiClient, ApiResponse } from '@japa/api-client'
+import type { Assert } from '@japa/assert'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
+import { OutboundConfig } from '#outbound/define_config'
 import { OutboundClient } from '#outbound/outbound_client'
 import { verifyTollboothRequest } from '#partner_verifier'
+import { useManualClock } from '#tests/support/clock'
 import { SENDER, transfer } from '#tests/support/devnet'
+import { swapOutboundClient } from '#tests/support/outbound'
 import { decodeHeader, paymentHeader, useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import {
   type PartnerBehaviour,
@@ -19,8 +23,9 @@ import { expectStatus, newOwner, registerProvider } from '#tests/support/provide
 import { Clock } from '#core/clock'
 
 const FEED = '/feeds/p/acme-data/btc-price'
+/** The partner's time-out: a hanging partner is given up on when the test moves a manual clock past it. */
+const PARTNER_TIMEOUT_MS = 5_000
 const BROKEN_PARTNERS: Record<string, PartnerBehaviour> = {
-  'hangs': 'hang',
   'answers 500': 'error500',
   'answers HTML': 'html',
   'answers 50 MB': 'huge',
@@ -33,11 +38,7 @@ test.group('Partner Bridge', (group) => {
 
   group.each.setup(async () => {
     partner = await startPartnerServer({ routes: ['/v1/prices'] })
-    // Short partner time-outs so a hanging partner costs the test 300 ms, not 5 s.
-    sources.fake(
-      'partner_bridge',
-      driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
-    )
+    sources.fake('partner_bridge', partnerBridge())
     return async () => {
       await sources.restore('partner_bridge')
       await partner.close()
@@ -62,6 +63,53 @@ test.group('Partner Bridge', (group) => {
   }
 
   const pay = (client: ApiClient, path = FEED) => buyer.pay(client, path)
+
+  /** The Partner Bridge driver with the partner time-out of these tests. */
+  function partnerBridge() {
+    return driverFactories.partnerBridge({ timeoutMs: PARTNER_TIMEOUT_MS, maxBytes: 1_048_576 })
+  }
+
+  /**
+   * What `call` answers when the partner holds it unanswered: the driver and
+   * its outbound client run on a manual clock (at the partner's time, which
+   * checks the signed timestamp), moved past the time-out once the partner
+   * holds the call.
+   */
+  async function pastPartnerTimeOut<T>(call: () => Promise<T>): Promise<T> {
+    const manual = await useManualClock()
+    manual.clock.advance(Date.now() - manual.clock.now())
+    const outbound = await app.container.make(OutboundConfig)
+    const restoreOutbound = swapOutboundClient(
+      new OutboundClient({ ...outbound, clock: manual.clock })
+    )
+    sources.fake('partner_bridge', partnerBridge())
+    try {
+      const held = partner.nextHeldCall()
+      const answer = call()
+      await held
+      manual.clock.advance(PARTNER_TIMEOUT_MS)
+      return await answer
+    } finally {
+      restoreOutbound()
+      manual.restore()
+    }
+  }
+
+  /** A paid call the partner did not serve: refused, the payment released, the feed's uptime counting it. */
+  async function assertCostsNothing(
+    client: ApiClient,
+    assert: Assert,
+    providerId: string,
+    response: ApiResponse
+  ) {
+    response.assertStatus(503)
+    assert.equal(response.body().error.code, 'source_unavailable')
+    assert.equal(await providerBalance(providerId), 0n)
+    const payments = await db.from('payments').select('status')
+    assert.deepEqual(payments, [{ status: 'released' }])
+    const profile = await client.get('/providers/acme-data')
+    assert.equal(profile.body().feeds[0].stats.uptime_percent, 0)
+  }
 
   async function providerBalance(providerId: string) {
     const ledger = await app.container.make(Ledger)
@@ -203,7 +251,10 @@ test.group('Partner Bridge', (group) => {
     partner.behaviour = 'html'
     assert.containsSubset(await probe(), { result: 'bad_json', upstream_status: 200 })
     partner.behaviour = 'hang'
-    assert.containsSubset(await probe(), { result: 'timeout', upstream_status: null })
+    assert.containsSubset(await pastPartnerTimeOut(probe), {
+      result: 'timeout',
+      upstream_status: null,
+    })
     partner.behaviour = 'json'
 
     await client
@@ -228,14 +279,20 @@ test.group('Partner Bridge', (group) => {
 
       const { response } = await pay(client)
 
-      response.assertStatus(503)
-      assert.equal(response.body().error.code, 'source_unavailable')
-      assert.equal(await providerBalance(providerId), 0n)
-      const payments = await db.from('payments').select('status')
-      assert.deepEqual(payments, [{ status: 'released' }])
-      const profile = await client.get('/providers/acme-data')
-      assert.equal(profile.body().feeds[0].stats.uptime_percent, 0)
+      await assertCostsNothing(client, assert, providerId, response)
     })
+
+  test('a partner that hangs costs the buyer nothing once its time-out passes by the clock', async ({
+    client,
+    assert,
+  }) => {
+    const { providerId } = await registered(client)
+    partner.behaviour = 'hang'
+
+    const { response } = await pastPartnerTimeOut(() => pay(client))
+
+    await assertCostsNothing(client, assert, providerId, response)
+  })
 
   test('with production address rules a redirect to a private address is not followed', async ({
     client,
@@ -256,14 +313,11 @@ test.group('Partner Bridge', (group) => {
       resolve: async (host) =>
         host === 'partner.test' ? [{ address: '127.0.0.1', family: 4 }] : [],
       isAllowedAddress: (address) => address === '127.0.0.1',
-      timeoutMs: 300,
+      timeoutMs: PARTNER_TIMEOUT_MS,
       clock: new Clock(),
     })
     app.container.swap(OutboundClient, () => production)
-    sources.fake(
-      'partner_bridge',
-      driverFactories.partnerBridge({ timeoutMs: 300, maxBytes: 1_048_576 })
-    )
+    sources.fake('partner_bridge', partnerBridge())
     try {
       const { response } = await pay(client)
       response.assertStatus(503)

@@ -406,8 +406,8 @@ test.group('Provider secrets are issued at the Clock time', (group) => {
   let clock: ManualClock
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => {
-    const manual = useManualClock()
+  group.each.setup(async () => {
+    const manual = await useManualClock()
     clock = manual.clock
     return () => manual.restore()
   })

@@ -35,8 +35,8 @@ test.group('withdrawals:confirm leases', (group) => {
   }
 
   /** From now on the clock is moved by hand, from the wall-clock time the rows were written at. */
-  function manualClockFromNow() {
-    const manual = useManualClock()
+  async function manualClockFromNow() {
+    const manual = await useManualClock()
     manual.clock.advance(Date.now() - manual.clock.now())
     return manual
   }
@@ -46,7 +46,7 @@ test.group('withdrawals:confirm leases', (group) => {
     assert,
   }) => {
     await unsent(client, 1)
-    const { clock, restore } = manualClockFromNow()
+    const { clock, restore } = await manualClockFromNow()
     try {
       const config = await app.container.make(WithdrawalsConfig)
       const { graceSeconds, batchSize, leaseMs } = config.confirm
@@ -70,9 +70,8 @@ test.group('withdrawals:confirm leases', (group) => {
 
   test('two runs at once never both take a row', async ({ client, assert }) => {
     await unsent(client, 4)
-    const { clock, restore } = manualClockFromNow()
+    const { clock, restore } = await manualClockFromNow()
     try {
-      app.config.set('withdrawals.confirm.graceSeconds', 30)
       const lifecycle = await app.container.make(WithdrawalLifecycle)
       const lease = { graceSeconds: 0, batchSize: 10, leaseMs: 300_000 }
 

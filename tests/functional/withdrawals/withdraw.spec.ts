@@ -267,7 +267,7 @@ test.group('Withdrawing pending revenue', (group) => {
     assert,
   }) => {
     const { owner, providerId } = await providerWithRevenue(client, 5n * STX, { linked: false })
-    const { clock, restore } = useManualClock()
+    const { clock, restore } = await useManualClock()
     try {
       const third = newWallet()
       const linked = await linkWallet(client, owner, providerId, third)

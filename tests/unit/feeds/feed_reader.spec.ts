@@ -7,7 +7,7 @@ import { FeedReader } from '#feeds/feed_reader'
 import { FeedStats } from '#feeds/feed_stats'
 import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { type FeedPayload, type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
-import { useManualClock } from '#tests/support/clock'
+import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
 
 /** A source whose next answers the test scripts: a value, a failure or a bug. */
@@ -40,13 +40,13 @@ class ScriptedDriver implements FeedSourceDriver {
 
 test.group('Reading a feed through its source', (group) => {
   let driver: ScriptedDriver
-  let clock: ReturnType<typeof useManualClock>['clock']
+  let clock: ManualClock
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
-  group.each.setup(() => {
+  group.each.setup(async () => {
     driver = new ScriptedDriver()
     sources.fake('scripted', () => driver)
-    const manual = useManualClock()
+    const manual = await useManualClock()
     clock = manual.clock
     return async () => {
       manual.restore()

@@ -26,7 +26,7 @@ test.group('mirrors:poll across owners', (group) => {
   group.each.setup(async () => {
     // The source drivers take the clock when they are created and the manager
     // keeps them: created afresh on the manual clock, and again after it.
-    const manual = useManualClock()
+    const manual = await useManualClock()
     await sources.close()
     clock = manual.clock
     asked = []

@@ -187,7 +187,7 @@ test.group('Payment state transitions', (group) => {
   test('every time a payment records is the clock’s, so the reconcile job decides by it', async ({
     assert,
   }) => {
-    const { clock, restore } = useManualClock()
+    const { clock, restore } = await useManualClock()
     try {
       lifecycle = await app.container.make(PaymentLifecycle)
       const claimedAt = clock.now()
