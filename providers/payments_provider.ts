@@ -27,14 +27,13 @@ export default class PaymentsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    const config = this.app.config.get<PaymentsConfig>('payments')
-    this.app.container.bindValue(PaymentsConfig, config)
+    this.app.container.bindValue(PaymentsConfig, this.app.config.get<PaymentsConfig>('payments'))
 
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
       this.#watcher = new ConfirmationWatcher(
         await resolver.make(StacksClient),
         await resolver.make(Clock),
-        config.confirmation
+        (await resolver.make(PaymentsConfig)).confirmation
       )
       return this.#watcher
     })
@@ -42,19 +41,20 @@ export default class PaymentsProvider {
       return new CachedPayerAccounts(
         await resolver.make(StacksClient),
         await resolver.make(Clock),
-        config.payerAccounts
+        (await resolver.make(PaymentsConfig)).payerAccounts
       )
     })
     this.app.container.singleton(LocalSettlement, async (resolver) => {
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(ConfirmationWatcher),
-        config.broadcast,
+        (await resolver.make(PaymentsConfig)).broadcast,
         await resolver.make(Clock)
       )
     })
     this.app.container.singleton(PaymentSettlement, async (resolver) => {
-      const { facilitatorUrl, facilitatorTimeoutMs, facilitatorMaxBytes, paywallProofKey } = config
+      const { facilitatorUrl, facilitatorTimeoutMs, facilitatorMaxBytes, paywallProofKey } =
+        await resolver.make(PaymentsConfig)
       if (!facilitatorUrl) return resolver.make(LocalSettlement)
       const wallet = await resolver.make(PlatformWallet)
       const chain = await resolver.make(ChainConfig)

@@ -11,11 +11,11 @@ import {
   randomPrivateKey,
 } from '@stacks/transactions'
 import { signInConfig } from '#config/sign_in'
-import type { ChainConfig } from '#config/chain'
 import { AppConfig } from '#core/app_config'
 import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+import { ChainConfig } from '#chain/define_config'
 
 const appConfig = await app.container.make(AppConfig)
 
@@ -273,7 +273,7 @@ test.group('Sign-In With Stacks', (group) => {
   }) => {
     const key = randomPrivateKey()
     const devnetAddress = walletOf(key)
-    const { addressVersion } = app.config.get<ChainConfig>('chain').network
+    const { addressVersion } = (await app.container.make(ChainConfig)).network
     const multiSig = addressToString(
       addressFromVersionHash(addressVersion.multiSig, '11'.repeat(20))
     )

@@ -3,6 +3,7 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import { useManualClock } from '#tests/support/clock'
+import { changeConfig } from '#tests/support/config'
 import { providerWithRevenue, useWithdrawalStack } from '#tests/support/withdrawals'
 import { WithdrawalsConfig } from '#withdrawals/define_config'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
@@ -71,8 +72,9 @@ test.group('withdrawals:confirm leases', (group) => {
   test('two runs at once never both take a row', async ({ client, assert }) => {
     await unsent(client, 4)
     const { clock, restore } = manualClockFromNow()
+    const { confirm } = await app.container.make(WithdrawalsConfig)
+    const restoreGrace = changeConfig(confirm, { graceSeconds: 30 })
     try {
-      app.config.set('withdrawals.confirm.graceSeconds', 30)
       const lifecycle = await app.container.make(WithdrawalLifecycle)
       const lease = { graceSeconds: 0, batchSize: 10, leaseMs: 300_000 }
 
@@ -90,6 +92,7 @@ test.group('withdrawals:confirm leases', (group) => {
       assert.equal(runs[0].rebroadcast + runs[1].rebroadcast, 4)
       assert.equal(runs[0].pending + runs[1].pending, 0, 'no run found a row another was sending')
     } finally {
+      restoreGrace()
       restore()
     }
   })
