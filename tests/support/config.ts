@@ -1,8 +1,9 @@
 /**
  * Changes some values of a domain's bound config (`await app.container.make(WebConfig)`:
- * the one instance its provider bound, which every service and plain function reads) for
- * a test; returns the function that puts them back. A test that only needs the services
- * it resolves afterwards to see other values can `app.container.swap` the class instead.
+ * the one instance its provider bound, which every service and plain function reads), or
+ * of one of its nested objects (`paymentsConfig.broadcast`), for a test; returns the
+ * function that puts them back. The one way tests change a config (docs/architecture.md,
+ * "Boot order"): never `app.config.set`, never a container swap of the config class.
  */
 export function changeConfig<Config extends object>(
   config: Config,

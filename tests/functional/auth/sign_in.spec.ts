@@ -10,13 +10,14 @@ import {
   privateKeyToPublic,
   randomPrivateKey,
 } from '@stacks/transactions'
-import { signInConfig } from '#config/sign_in'
+import { SignInConfig } from '#auth/define_config'
 import { AppConfig } from '#core/app_config'
 import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 import { ChainConfig } from '#chain/define_config'
 
+const signInConfig = await app.container.make(SignInConfig)
 const appConfig = await app.container.make(AppConfig)
 
 const MINUTE = 60_000
