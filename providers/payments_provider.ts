@@ -30,25 +30,28 @@ export default class PaymentsProvider {
     this.app.container.bindValue(PaymentsConfig, this.app.config.get<PaymentsConfig>('payments'))
 
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
+      const { confirmation } = await resolver.make(PaymentsConfig)
       this.#watcher = new ConfirmationWatcher(
         await resolver.make(StacksClient),
         await resolver.make(Clock),
-        (await resolver.make(PaymentsConfig)).confirmation
+        confirmation
       )
       return this.#watcher
     })
     this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
+      const { payerAccounts } = await resolver.make(PaymentsConfig)
       return new CachedPayerAccounts(
         await resolver.make(StacksClient),
         await resolver.make(Clock),
-        (await resolver.make(PaymentsConfig)).payerAccounts
+        payerAccounts
       )
     })
     this.app.container.singleton(LocalSettlement, async (resolver) => {
+      const { broadcast } = await resolver.make(PaymentsConfig)
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(ConfirmationWatcher),
-        (await resolver.make(PaymentsConfig)).broadcast,
+        broadcast,
         await resolver.make(Clock)
       )
     })

@@ -274,7 +274,8 @@ test.group('Sign-In With Stacks', (group) => {
   }) => {
     const key = randomPrivateKey()
     const devnetAddress = walletOf(key)
-    const { addressVersion } = (await app.container.make(ChainConfig)).network
+    const { network } = await app.container.make(ChainConfig)
+    const { addressVersion } = network
     const multiSig = addressToString(
       addressFromVersionHash(addressVersion.multiSig, '11'.repeat(20))
     )

@@ -11,7 +11,7 @@ import type { LocalSite } from '#tests/support/local_site'
 import { insertPolledFeeds, startMirroredFiles } from '#tests/support/polled_feeds'
 
 /** `polling` of config/feeds.ts, what mirrors:poll runs with. */
-const POLLING = (await app.container.make(FeedsConfig)).polling
+const { polling: POLLING } = await app.container.make(FeedsConfig)
 const OWNER_A = 'ST1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
 const OWNER_B = 'ST1BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'
 const OWNER_C = 'ST1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC'
