@@ -2,7 +2,7 @@ import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import proxyAddr from 'proxy-addr'
 import { defineConfig } from '@adonisjs/core/http'
-import type { RequestLimits } from '#core/app_config'
+import { AppConfig } from '#core/app_config'
 import { answerBadUrl } from '#core/malformed_requests'
 
 /**
@@ -30,23 +30,29 @@ export const http = defineConfig({
 })
 
 /**
- * How long a client may take to send a request (node:http server settings,
- * applied by app/core/malformed_requests.ts#createHttpServer): a client that
- * trickles its headers or body (slow-loris) is answered 408 request_timeout
- * and disconnected once the limit passes; the limits are checked every
- * `checkIntervalMs`. See docs/operations.md.
+ * The service's own settings (AppConfig, bound by CoreProvider; the rest of
+ * this file is the framework's).
  */
-export const requestLimits: RequestLimits = {
-  /** The headers must have arrived within this. */
-  headersTimeoutMs: 10_000,
-  /** The whole request, body included (at most 1 MB), must have arrived within this. */
-  requestTimeoutMs: 30_000,
-  checkIntervalMs: 1_000,
-}
+export const service = new AppConfig({
+  /**
+   * How long a client may take to send a request (node:http server settings,
+   * applied by app/core/malformed_requests.ts#createHttpServer): a client that
+   * trickles its headers or body (slow-loris) is answered 408 request_timeout
+   * and disconnected once the limit passes; the limits are checked every
+   * `checkIntervalMs`. See docs/operations.md.
+   */
+  requestLimits: {
+    /** The headers must have arrived within this. */
+    headersTimeoutMs: 10_000,
+    /** The whole request, body included (at most 1 MB), must have arrived within this. */
+    requestTimeoutMs: 30_000,
+    checkIntervalMs: 1_000,
+  },
 
-/**
- * The public base URL of the service ({base_url} in the spec). It names the
- * paid resources in x402 requirements and the Sign-In With Stacks domain.
- * Required in production (start/env.ts); localhost in development and tests.
- */
-export const publicUrl = env.get('PUBLIC_URL') ?? `http://localhost:${env.get('PORT') ?? 3333}`
+  /**
+   * The public base URL of the service ({base_url} in the spec). It names the
+   * paid resources in x402 requirements and the Sign-In With Stacks domain.
+   * Required in production (start/env.ts); localhost in development and tests.
+   */
+  publicUrl: env.get('PUBLIC_URL') ?? `http://localhost:${env.get('PORT') ?? 3333}`,
+})

@@ -13,9 +13,9 @@ export default class ChainProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    const config = this.app.config.get<ChainConfig>('chain')
-    this.app.container.bindValue(ChainConfig, config)
+    this.app.container.bindValue(ChainConfig, this.app.config.get<ChainConfig>('chain'))
     this.app.container.singleton(StacksClient, async (resolver) => {
+      const config = await resolver.make(ChainConfig)
       return new StacksClient({
         baseUrl: config.apiUrl,
         apiKey: config.apiKey,
@@ -24,8 +24,9 @@ export default class ChainProvider {
         clock: await resolver.make(Clock),
       })
     })
-    this.app.container.singleton(PlatformWallet, () => {
-      return new PlatformWallet(config.platformPrivateKey, config.network)
+    this.app.container.singleton(PlatformWallet, async (resolver) => {
+      const { platformPrivateKey, network } = await resolver.make(ChainConfig)
+      return new PlatformWallet(platformPrivateKey, network)
     })
   }
 }

@@ -1,6 +1,6 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { SignInConfig } from '#auth/define_config'
-import { AppConfig, type AppConfigValues } from '#core/app_config'
+import { AppConfig } from '#core/app_config'
 import { Clock } from '#core/clock'
 import { RateLimitsConfig } from '#core/rate_limits_config'
 import { WebConfig } from '#web/define_config'
@@ -9,7 +9,7 @@ import { WebConfig } from '#web/define_config'
  * Binds what every domain shares: the Clock every time check reads, so tests
  * swap one binding to control time; and the configs of the service itself
  * and of the domains without a provider of their own (config/app.ts's
- * `publicUrl` and `requestLimits`, config/rate_limits.ts, config/sign_in.ts,
+ * `service`, config/rate_limits.ts, config/sign_in.ts,
  * config/web.ts) for `@inject()` classes.
  */
 export default class CoreProvider {
@@ -17,8 +17,7 @@ export default class CoreProvider {
 
   register() {
     this.app.container.singleton(Clock, () => new Clock())
-    const { publicUrl, requestLimits } = this.app.config.get<AppConfigValues>('app')
-    this.app.container.bindValue(AppConfig, new AppConfig({ publicUrl, requestLimits }))
+    this.app.container.bindValue(AppConfig, this.app.config.get<AppConfig>('app.service'))
     this.app.container.bindValue(
       RateLimitsConfig,
       this.app.config.get<RateLimitsConfig>('rate_limits')

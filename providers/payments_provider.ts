@@ -27,34 +27,37 @@ export default class PaymentsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    const config = this.app.config.get<PaymentsConfig>('payments')
-    this.app.container.bindValue(PaymentsConfig, config)
+    this.app.container.bindValue(PaymentsConfig, this.app.config.get<PaymentsConfig>('payments'))
 
     this.app.container.singleton(ConfirmationWatcher, async (resolver) => {
+      const { confirmation } = await resolver.make(PaymentsConfig)
       this.#watcher = new ConfirmationWatcher(
         await resolver.make(StacksClient),
         await resolver.make(Clock),
-        config.confirmation
+        confirmation
       )
       return this.#watcher
     })
     this.app.container.singleton(CachedPayerAccounts, async (resolver) => {
+      const { payerAccounts } = await resolver.make(PaymentsConfig)
       return new CachedPayerAccounts(
         await resolver.make(StacksClient),
         await resolver.make(Clock),
-        config.payerAccounts
+        payerAccounts
       )
     })
     this.app.container.singleton(LocalSettlement, async (resolver) => {
+      const { broadcast } = await resolver.make(PaymentsConfig)
       return new LocalSettlement(
         await resolver.make(StacksClient),
         await resolver.make(ConfirmationWatcher),
-        config.broadcast,
+        broadcast,
         await resolver.make(Clock)
       )
     })
     this.app.container.singleton(PaymentSettlement, async (resolver) => {
-      const { facilitatorUrl, facilitatorTimeoutMs, facilitatorMaxBytes, paywallProofKey } = config
+      const { facilitatorUrl, facilitatorTimeoutMs, facilitatorMaxBytes, paywallProofKey } =
+        await resolver.make(PaymentsConfig)
       if (!facilitatorUrl) return resolver.make(LocalSettlement)
       const wallet = await resolver.make(PlatformWallet)
       const chain = await resolver.make(ChainConfig)

@@ -13,12 +13,12 @@ export default class ProviderAccountsProvider {
   constructor(protected app: ApplicationService) {}
 
   register() {
-    const config = this.app.config.get<ProvidersConfig>('providers')
-    this.app.container.bindValue(ProvidersConfig, config)
+    this.app.container.bindValue(ProvidersConfig, this.app.config.get<ProvidersConfig>('providers'))
     this.app.container.singleton(ManifestReportCache, async (resolver) => {
+      const { manifest } = await resolver.make(ProvidersConfig)
       return new ManifestReportCache(await resolver.make(Clock), {
-        ttlMs: config.manifest.cacheTtlMs,
-        maxEntries: config.manifest.cacheMaxEntries,
+        ttlMs: manifest.cacheTtlMs,
+        maxEntries: manifest.cacheMaxEntries,
       })
     })
   }

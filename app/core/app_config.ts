@@ -16,7 +16,7 @@ export interface AppConfigValues {
 }
 
 /**
- * The service's own settings of config/app.ts (`publicUrl`, `requestLimits`;
+ * The service's own settings, config/app.ts `service` (`publicUrl`, `requestLimits`;
  * `http` is the framework's), bound by CoreProvider: `@inject()` classes
  * take it as an argument.
  */

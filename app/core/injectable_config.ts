@@ -20,7 +20,8 @@ export function injectableConfig<Values extends object>() {
  * construct (VineJS rules, Edge globals, the throttle middleware): resolved
  * once the app has booted, as @adonisjs/core's services are. The instance is
  * the one every `@inject()` class receives, so a test that changes one of its
- * values changes it for both.
+ * values (tests/support/config.ts) changes it for both. A container swap of
+ * the class would not reach these functions: tests never swap a config class.
  */
 export function bootedConfig<Config extends object>(
   Binding: abstract new (...args: any[]) => Config

@@ -157,15 +157,14 @@ export const sources = {
   /**
    * Hosted Mirror from a URL (codehost_raw, objectstore_url): the provider's
    * JSON file, polled by `mirrors:poll` through the SSRF-guarded outbound
-   * client into PostgreSQL snapshots, which paid calls serve. Defaults:
-   * 5000 ms, 1 MiB. `label` and `description` are the dashboard's words for
+   * client into PostgreSQL snapshots, which paid calls serve. `label` and `description` are the dashboard's words for
    * the choice. A Hosted Mirror source type, named by its config key.
    */
   urlMirror(options: {
     /** The source type it answers as; default its config key. */
     name?: string
-    timeoutMs?: number
-    maxBytes?: number
+    timeoutMs: number
+    maxBytes: number
     label?: string
     description?: string
   }): FeedSourceDriverFactory {
@@ -225,13 +224,13 @@ export const sources = {
    * Hosted Mirror from documents the provider sends: `via: 'push'`
    * (webhook_push, signed with the feed's push secret) or `via: 'upload'`
    * (manual_upload, the owner's session). `maxBytes` caps one document
-   * (default 1 MiB; the body parser's 1 MB limit applies first).
+   * (the body parser's 1 MB limit applies first).
    */
   received(options: {
     /** The source type it answers as; default its config key. */
     name?: string
     via: ReceivedDocuments['via']
-    maxBytes?: number
+    maxBytes: number
   }): FeedSourceDriverFactory {
     const words = RECEIVED_WORDS[options.via]
     const declaration: SourceDeclaration = {
@@ -250,7 +249,7 @@ export const sources = {
       return new ReceivedDocumentDriver({
         name: options.name ?? name,
         via: options.via,
-        maxBytes: options.maxBytes ?? 1_048_576,
+        maxBytes: options.maxBytes,
         snapshots: await app.container.make(FeedSnapshots),
         now: () => clock.now(),
       })

@@ -221,7 +221,7 @@ export class MirrorPoller {
 }
 
 function intervalOf(driver: FeedSourceDriver, feed: Feed) {
-  return driver.pollIntervalMs?.(feed) ?? 300_000
+  return driver.pollIntervalMs!(feed)
 }
 
 function kindOf(error: SourceUnavailable): string {

@@ -74,7 +74,7 @@ export interface FeedSourceDriver {
    * feed's error rate.
    */
   poll?(feed: Feed): Promise<PollResult>
-  /** With poll: how often the feed is polled. */
+  /** Required with poll: how often the feed is polled. */
   pollIntervalMs?(feed: Feed): number
   /** Optional: fetches the source once now without storing it (the owner's source test). */
   probe?(feed: Feed): Promise<SourceProbe>

@@ -25,10 +25,11 @@ export interface OutboundClientOptions {
    * loopback server count as public.
    */
   isAllowedAddress?: (address: string) => boolean
-  timeoutMs?: number
-  maxBytes?: number
-  maxRedirects?: number
-  userAgent?: string
+  /** These four come from config/outbound.ts (OutboundConfig). */
+  timeoutMs: number
+  maxBytes: number
+  maxRedirects: number
+  userAgent: string
 }
 
 /**
@@ -85,10 +86,10 @@ export class OutboundClient {
       isAllowedAddress:
         options.isAllowedAddress ?? (options.allowPrivateTargets ? () => true : isPublicAddress),
     })
-    this.#timeoutMs = options.timeoutMs ?? 5_000
-    this.#maxBytes = options.maxBytes ?? 1_048_576
-    this.#maxRedirects = options.maxRedirects ?? 3
-    this.#userAgent = options.userAgent ?? 'tollbooth-outbound'
+    this.#timeoutMs = options.timeoutMs
+    this.#maxBytes = options.maxBytes
+    this.#maxRedirects = options.maxRedirects
+    this.#userAgent = options.userAgent
   }
 
   async request(url: string | URL, request: OutboundRequest): Promise<OutboundResponse> {

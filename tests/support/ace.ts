@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs'
 import { delimiter, join, sep } from 'node:path'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
+import { frameworkSetting } from '#tests/support/config'
 
 export interface AceRun {
   code: number
@@ -14,7 +15,7 @@ export interface AceRun {
 
 /** The database of this test run, as a URL a child process can connect to. */
 function testDatabaseUrl() {
-  const connection = app.config.get<{
+  const connection = frameworkSetting<{
     port: number
     user: string
     password: string

@@ -1,6 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
-import type { ChainConfig } from '#chain/define_config'
+import { ChainConfig } from '#chain/define_config'
 import { explorerUrlFor } from '#chain/explorer'
 import { StacksClient, type StacksClientOptions } from '#chain/stacks_client'
 import { Clock } from '#core/clock'
@@ -11,6 +11,9 @@ import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
 import { LocalSettlement } from '#payments/settlement/local_settlement'
 import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { type Devnet, startDevnet } from '@tollbooth/devnet'
+import { changeConfig } from '#tests/support/config'
+
+const chainConfig = await app.container.make(ChainConfig)
 
 export interface AppChainOptions {
   /** Build the app's Stacks client (e.g. one that counts its calls). */
@@ -50,7 +53,7 @@ export function stacksClientOptions(
   baseUrl: string,
   overrides: Partial<StacksClientOptions> = {}
 ): StacksClientOptions {
-  const { maxAnswerBytes } = app.config.get<ChainConfig>('chain')
+  const { maxAnswerBytes } = chainConfig
   return { baseUrl, timeoutMs: 1_000, maxBytes: maxAnswerBytes, clock: new Clock(), ...overrides }
 }
 
@@ -91,13 +94,13 @@ export async function pointAppAtChain(url: string, appOptions: AppChainOptions =
   app.container.swap(LocalSettlement, () => settlement)
   app.container.swap(PreBroadcastChecks, () => checks)
   app.container.swap(PaymentSettlement, () => settlement)
-  const chainConfig = app.config.get<ChainConfig>('chain')
-  const explorerUrl = chainConfig.explorerUrl
-  chainConfig.explorerUrl = explorerUrlFor(chainConfig.network.name, url, env.get('EXPLORER_URL'))
+  const restoreExplorerUrl = changeConfig(chainConfig, {
+    explorerUrl: explorerUrlFor(chainConfig.network.name, url, env.get('EXPLORER_URL')),
+  })
   return {
     client,
     restore() {
-      chainConfig.explorerUrl = explorerUrl
+      restoreExplorerUrl()
       watcher.stop()
       app.container.restore(StacksClient)
       app.container.restore(ConfirmationWatcher)

@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Clock } from '#core/clock'
-import { OutboundClient } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
-import { swapOutboundClient } from '#tests/support/outbound'
+import { outboundClient, swapOutboundClient } from '#tests/support/outbound'
 
 /** The names a LocalSite answers for; useLocalSiteClient resolves them to 127.0.0.1. */
 export const SITE_HOST = 'example.test'
@@ -67,7 +66,7 @@ const siteDns: Resolver = async (hostname) => {
  * timed out by `clock`.
  */
 export function useLocalSiteClient(clock: Clock = new Clock()) {
-  const client = new OutboundClient({
+  const client = outboundClient({
     allowPrivateTargets: true,
     httpsOnly: false,
     resolve: siteDns,

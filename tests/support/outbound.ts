@@ -1,8 +1,19 @@
 import app from '@adonisjs/core/services/app'
-import type { FeedsConfig } from '#feeds/define_config'
+import { FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
-import { OutboundClient } from '#outbound/outbound_client'
+import { OutboundConfig } from '#outbound/define_config'
+import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
 import { Clock } from '#core/clock'
+
+const outboundConfig = await app.container.make(OutboundConfig)
+const feedsConfig = await app.container.make(FeedsConfig)
+
+/** An OutboundClient with config/outbound.ts's values but those given. */
+export function outboundClient(
+  options: Partial<OutboundClientOptions> & Pick<OutboundClientOptions, 'clock'>
+) {
+  return new OutboundClient({ ...outboundConfig, ...options })
+}
 
 /** The configured drivers that fetch through the OutboundClient. */
 const OUTBOUND_SOURCES = ['partner_bridge', 'codehost_raw', 'objectstore_url']
@@ -14,7 +25,7 @@ const OUTBOUND_SOURCES = ['partner_bridge', 'codehost_raw', 'objectstore_url']
  * previous client); restoring drops those drivers too.
  */
 export function swapOutboundClient(client: OutboundClient) {
-  const factories = app.config.get<FeedsConfig>('feeds').sources
+  const factories = feedsConfig.sources
   app.container.swap(OutboundClient, () => client)
   for (const name of OUTBOUND_SOURCES) sources.fake(name, factories[name])
   return () => {
@@ -26,7 +37,7 @@ export function swapOutboundClient(client: OutboundClient) {
 /** Until restored, outbound requests reach 127.0.0.1 only: a fuzzed URL is never fetched beyond it. */
 export function useLoopbackOnlyOutbound() {
   return swapOutboundClient(
-    new OutboundClient({
+    outboundClient({
       allowPrivateTargets: true,
       httpsOnly: false,
       isAllowedAddress: (address) => address === '127.0.0.1',

@@ -15,6 +15,23 @@ import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import { encodeHeader } from '#payments/x402_codec'
 import type { PaymentRequired } from '#payments/x402'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
+import { PaymentsConfig } from '#payments/define_config'
+import { changeConfig } from '#tests/support/config'
+
+const paymentsConfig = await app.container.make(PaymentsConfig)
+
+/**
+ * A settlement budget of `settlementBudgetMs` and broadcast retries after
+ * 5 ms; returns the function that puts the configuration back.
+ */
+export function withoutSettlementDelays(settlementBudgetMs: number) {
+  const restoreBudget = changeConfig(paymentsConfig, { settlementBudgetMs })
+  const restoreBroadcast = changeConfig(paymentsConfig.broadcast, { firstDelayMs: 5 })
+  return () => {
+    restoreBudget()
+    restoreBroadcast()
+  }
+}
 
 /**
  * Points the app's built-in driver at a fresh upstream simulator until
@@ -103,18 +120,14 @@ export function usePaidCallStack(
     cache.clear()
     const directory = await app.container.make(FeedDirectory)
     directory.forget()
-    const budget = app.config.get<number>('payments.settlementBudgetMs')
-    const firstDelay = app.config.get<number>('payments.broadcast.firstDelayMs')
-    app.config.set('payments.settlementBudgetMs', options.settlementBudgetMs)
-    app.config.set('payments.broadcast.firstDelayMs', 5)
+    const restoreConfig = withoutSettlementDelays(options.settlementBudgetMs)
     Object.assign(stack, {
       devnet: chain.devnet,
       simulator: feeds.simulator,
       payTo: wallet.address,
     })
     return async () => {
-      app.config.set('payments.settlementBudgetMs', budget)
-      app.config.set('payments.broadcast.firstDelayMs', firstDelay)
+      restoreConfig()
       await feeds.restore()
       await chain.cleanup()
     }

@@ -2,7 +2,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import proxyAddr from 'proxy-addr'
 import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
-import { changeConfig } from '#tests/support/config'
+import { changeConfig, changeFrameworkSetting } from '#tests/support/config'
 
 const rateLimits = await app.container.make(RateLimitsConfig)
 
@@ -33,7 +33,5 @@ export async function forgetRateLimitCounts() {
 
 /** TRUSTED_PROXIES as `loopback`: X-Forwarded-For names the client; returns what trusts none again. */
 export function trustLoopbackProxy() {
-  const trustProxy = app.config.get('app.http.trustProxy')
-  app.config.set('app.http.trustProxy', proxyAddr.compile(['loopback']))
-  return () => app.config.set('app.http.trustProxy', trustProxy)
+  return changeFrameworkSetting('app.http.trustProxy', proxyAddr.compile(['loopback']))
 }

@@ -2,11 +2,13 @@ import app from '@adonisjs/core/services/app'
 import type { ApiClient } from '@japa/api-client'
 import { hashMessage } from '@stacks/encryption'
 import { privateKeyToAddress, signMessageHashRsv } from '@stacks/transactions'
-import type { ChainConfig } from '#config/chain'
+import { ChainConfig } from '#chain/define_config'
+
+const chainConfig = await app.container.make(ChainConfig)
 
 /** The address of a private key on the configured network (ST… on devnet). */
 export function walletOf(privateKey: string) {
-  return privateKeyToAddress(privateKey, app.config.get<ChainConfig>('chain').network.stacks)
+  return privateKeyToAddress(privateKey, chainConfig.network.stacks)
 }
 
 /** What @stacks/connect `stx_signMessage` answers: the RSV hex signature of the message. */

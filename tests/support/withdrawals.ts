@@ -15,25 +15,27 @@ import { pointAppAtDevnet } from '#tests/support/chain'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, walletOf } from '#tests/support/sign_in'
 import { ConfirmWithdrawals } from '#withdrawals/confirm_withdrawals'
+import { WithdrawalsConfig } from '#withdrawals/define_config'
+import { changeConfig } from '#tests/support/config'
 import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 
 export const PLATFORM_FUNDS = 100_000_000_000n
+
+const withdrawalsConfig = await app.container.make(WithdrawalsConfig)
 
 /**
  * Broadcast retries after 5 ms and a confirm job without grace (nothing waits
  * on real time); returns the function that puts the configuration back.
  */
 export function withoutWithdrawalDelays() {
-  const previous = structuredClone({
-    broadcast: app.config.get('withdrawals.broadcast'),
-    confirm: app.config.get('withdrawals.confirm'),
+  const restoreBroadcast = changeConfig(withdrawalsConfig.broadcast, {
+    firstDelayMs: 5,
+    maxRetryAfterMs: 5,
   })
-  app.config.set('withdrawals.broadcast.firstDelayMs', 5)
-  app.config.set('withdrawals.broadcast.maxRetryAfterMs', 5)
-  app.config.set('withdrawals.confirm.graceSeconds', 0)
+  const restoreConfirm = changeConfig(withdrawalsConfig.confirm, { graceSeconds: 0 })
   return () => {
-    app.config.set('withdrawals.broadcast', previous.broadcast)
-    app.config.set('withdrawals.confirm', previous.confirm)
+    restoreBroadcast()
+    restoreConfirm()
   }
 }
 

@@ -45,10 +45,10 @@ export interface UrlMirrorDriverOptions {
   outbound: OutboundClient
   /** Where the polled documents are kept and served from. */
   snapshots: FeedSnapshots
-  /** Default 5000 ms, covering DNS, every redirect hop and the body. */
-  timeoutMs?: number
-  /** Default 1 MiB. */
-  maxBytes?: number
+  /** Covers DNS, every redirect hop and the body (config/feeds.ts). */
+  timeoutMs: number
+  /** One document's cap (config/feeds.ts). */
+  maxBytes: number
   now(): number
 }
 
@@ -89,8 +89,8 @@ export class UrlMirrorDriver implements FeedSourceDriver {
 
   constructor(private options: UrlMirrorDriverOptions) {
     this.name = options.name
-    this.#timeoutMs = options.timeoutMs ?? 5_000
-    this.#maxBytes = options.maxBytes ?? 1_048_576
+    this.#timeoutMs = options.timeoutMs
+    this.#maxBytes = options.maxBytes
   }
 
   async validateSettings(settings: unknown): Promise<Record<string, unknown>> {

@@ -5,10 +5,12 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
 import { ExpiredChallenges } from '#auth/expired_challenges'
-import { signInConfig } from '#config/sign_in'
+import { SignInConfig } from '#auth/define_config'
 import { runAce } from '#tests/support/ace'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { walletOf } from '#tests/support/sign_in'
+
+const signInConfig = await app.container.make(SignInConfig)
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE

@@ -10,13 +10,14 @@ import {
   privateKeyToPublic,
   randomPrivateKey,
 } from '@stacks/transactions'
-import { signInConfig } from '#config/sign_in'
-import type { ChainConfig } from '#config/chain'
+import { SignInConfig } from '#auth/define_config'
 import { AppConfig } from '#core/app_config'
 import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+import { ChainConfig } from '#chain/define_config'
 
+const signInConfig = await app.container.make(SignInConfig)
 const appConfig = await app.container.make(AppConfig)
 
 const MINUTE = 60_000
@@ -273,7 +274,8 @@ test.group('Sign-In With Stacks', (group) => {
   }) => {
     const key = randomPrivateKey()
     const devnetAddress = walletOf(key)
-    const { addressVersion } = app.config.get<ChainConfig>('chain').network
+    const { network } = await app.container.make(ChainConfig)
+    const { addressVersion } = network
     const multiSig = addressToString(
       addressFromVersionHash(addressVersion.multiSig, '11'.repeat(20))
     )

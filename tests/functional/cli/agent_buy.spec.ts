@@ -3,12 +3,12 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { runAce } from '#tests/support/ace'
 import { usePaidCallStack } from '#tests/support/paid_calls'
 import { DEVNET_ACCOUNTS } from '@tollbooth/devnet'
+import { frameworkSetting } from '#tests/support/config'
 
 const service = () => `http://${env.get('HOST')}:${env.get('PORT')}`
 /** On the devnet, the link goes to the devnet's own transaction page (docs/devnet.md). */
@@ -67,7 +67,7 @@ test.group('node ace agent:buy', (group) => {
     // The embedded cluster of a running `npm run dev`, as the app finds one: a postmaster.pid
     // naming a live process and the port of the server (this run's database).
     const dataDir = await mkdtemp(join(tmpdir(), 'tollbooth-running-pg-'))
-    const port = app.config.get<number>('database.connections.postgres.connection.port')
+    const port = frameworkSetting<number>('database.connections.postgres.connection.port')
     await writeFile(join(dataDir, 'postmaster.pid'), `${process.pid}\n${dataDir}\n0\n${port}\n`)
     try {
       const run = await buy('whale-alerts', stack, {

@@ -2,7 +2,8 @@ import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { sources as driverFactories } from '#feeds/define_config'
+import { FeedsConfig, sources as driverFactories } from '#feeds/define_config'
+import { changeConfig } from '#tests/support/config'
 import sources from '#feeds/services/main'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { rawCall } from '#tests/support/fuzz'
@@ -159,8 +160,8 @@ test.group('A manual_upload feed', (group) => {
     assert,
   }) => {
     sources.fake('manual_upload', driverFactories.received({ via: 'upload', maxBytes: 32 }))
-    const keep = app.config.get<number>('feeds.snapshots.keep')
-    app.config.set('feeds.snapshots.keep', 3)
+    const { snapshots } = await app.container.make(FeedsConfig)
+    const restoreKeep = changeConfig(snapshots, { keep: 3 })
     try {
       const { owner, uploadPath } = await registerUploadFeed(client)
       const tooLarge = await upload(
@@ -182,7 +183,7 @@ test.group('A manual_upload feed', (group) => {
         [3, 4, 5]
       )
     } finally {
-      app.config.set('feeds.snapshots.keep', keep)
+      restoreKeep()
       await sources.restore('manual_upload')
     }
   })

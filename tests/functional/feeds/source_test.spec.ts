@@ -4,6 +4,8 @@ import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { startLocalSite } from '#tests/support/local_site'
+import { OutboundConfig } from '#outbound/define_config'
+import { changeConfig } from '#tests/support/config'
 import {
   mirrorRegistration,
   newOwner,
@@ -157,14 +159,15 @@ test.group('The mirror source test', (group) => {
     assert.equal(odd.body().error.fields[0].field, 'feed.source.poll_interval_seconds')
     assert.include(odd.body().error.fields[0].message, '60, 300, 900, 3600')
 
-    const httpsOnly = app.config.get('outbound.httpsOnly')
-    app.config.set('outbound.httpsOnly', true)
+    const restoreRules = changeConfig(await app.container.make(OutboundConfig), {
+      httpsOnly: true,
+    })
     try {
       const plain = await mirror('http://objects.example.com/p.json', 300)
       plain.assertStatus(422)
       assert.equal(plain.body().error.code, 'invalid_source_url')
     } finally {
-      app.config.set('outbound.httpsOnly', httpsOnly)
+      restoreRules()
     }
     assert.equal(source.hits(), 0)
   })

@@ -1,17 +1,21 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import fc from 'fast-check'
-import type { ManifestConfig } from '#config/providers'
 import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 import { type AnswerServer, sourceAnswers, startAnswerServer } from '#tests/support/answer_server'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { assertDeclaredAnswer, bodyAround, fuzz, rawCall, useFuzzGroup } from '#tests/support/fuzz'
 import { SITE_HOST, useLocalSiteClient } from '#tests/support/local_site'
 import { newOwner, registerProvider } from '#tests/support/providers'
+import { AppConfig } from '#core/app_config'
+import { ProvidersConfig } from '#provider_accounts/define_config'
+
+const appConfig = await app.container.make(AppConfig)
+const providersConfig = await app.container.make(ProvidersConfig)
 
 /** A manifest near the one that passes every check (docs/api.md, "Manifest"). */
 function validManifest(website: string) {
-  const publicUrl = app.config.get<string>('app.publicUrl')
+  const { publicUrl } = appConfig
   return {
     version: '1',
     provider: { name: 'Acme Data', handle: 'acme-data', website, api: 'http://127.0.0.1:9' },
@@ -44,7 +48,7 @@ test.group('Fuzzing | provider manifests', (group) => {
     const manual = await useManualClock()
     clock = manual.clock
     const outbound = useLocalSiteClient()
-    const config = app.config.get<ManifestConfig>('providers.manifest')
+    const config = providersConfig.manifest
     const reports = new ManifestReportCache(manual.clock, {
       ttlMs: config.cacheTtlMs,
       maxEntries: config.cacheMaxEntries,
@@ -74,7 +78,7 @@ test.group('Fuzzing | provider manifests', (group) => {
 
     await fuzz(answers, async (answer) => {
       server.answer = answer
-      clock.advance(app.config.get<number>('providers.manifest.cacheTtlMs'))
+      clock.advance(providersConfig.manifest.cacheTtlMs)
       const report = await rawCall('GET', '/providers/acme-data/manifest')
       assertDeclaredAnswer(report, answer)
       if (report.status !== 200 || !Array.isArray(report.json.checks)) {

@@ -7,6 +7,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { HealthReport } from '#health/health_report'
 import { pointAppAtDevnet } from '#tests/support/chain'
 import { useManualClock } from '#tests/support/clock'
+import { changeConfig } from '#tests/support/config'
 
 /** Longer than any test waits: only the clock can bring a time-out this long. */
 const HOUR = 3_600_000
@@ -121,7 +122,7 @@ test.group('GET /health', (group) => {
       count: () => hangs,
       first: () => new Promise(() => {}),
     }
-    app.container.swap(ChainConfig, () => new ChainConfig({ ...chain, healthTimeoutMs: HOUR }))
+    const restoreTimeout = changeConfig(chain, { healthTimeoutMs: HOUR })
     app.container.swap(Database, () => hangs as unknown as Database)
 
     try {
@@ -135,7 +136,7 @@ test.group('GET /health', (group) => {
       assert.equal(body.checks.database, 'unreachable')
     } finally {
       manual.restore()
-      app.container.restore(ChainConfig)
+      restoreTimeout()
       app.container.restore(Database)
     }
   })

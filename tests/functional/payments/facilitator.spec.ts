@@ -4,6 +4,9 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { SENDER, transfer } from '#tests/support/devnet'
+import { PaymentsConfig } from '#payments/define_config'
+import { changeConfig } from '#tests/support/config'
+import { withoutSettlementDelays } from '#tests/support/paid_calls'
 
 const NETWORK = 'stacks:2147483648'
 
@@ -26,9 +29,11 @@ test.group('Facilitator', (group) => {
     devnet = pointed.devnet
     const wallet = await app.container.make(PlatformWallet)
     payTo = wallet.address
-    app.config.set('payments.settlementBudgetMs', 2_000)
-    app.config.set('payments.broadcast.firstDelayMs', 5)
-    return () => pointed.cleanup()
+    const restoreConfig = withoutSettlementDelays(2_000)
+    return async () => {
+      restoreConfig()
+      await pointed.cleanup()
+    }
   })
 
   async function payment(amount: bigint, overrides: { recipient?: string; nonce?: bigint } = {}) {
@@ -123,8 +128,9 @@ test.group('Facilitator', (group) => {
 
   test('POST /settle answers settlement_pending when no block comes within the budget', async ({
     client,
+    cleanup,
   }) => {
-    app.config.set('payments.settlementBudgetMs', 150)
+    cleanup(changeConfig(await app.container.make(PaymentsConfig), { settlementBudgetMs: 150 }))
     const { tx, hex } = await payment(5_000n)
 
     const response = await client.post('/facilitator/settle').json(body(hex, '5000', payTo))

@@ -8,6 +8,7 @@ import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, registerProvider } from '#tests/support/providers'
 import { transfer } from '#tests/support/devnet'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { AppConfig } from '#core/app_config'
 
 test.group('The paid feed path, from the routes that serve it', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
@@ -29,7 +30,7 @@ test.group('The paid feed path, from the routes that serve it', (group) => {
     assert.equal(feedPaths('whale-alerts').endpoint, builtin)
     assert.equal(feedPaths('acme-data/btc-price').endpoint, owned)
 
-    const publicUrl = app.config.get<string>('app.publicUrl')
+    const { publicUrl } = await app.container.make(AppConfig)
     for (const path of [builtin, owned]) {
       const quote = await client.get(path)
       quote.assertStatus(402)

@@ -5,6 +5,9 @@ import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { AppConfig } from '#core/app_config'
+
+const appConfig = await app.container.make(AppConfig)
 
 test.group('Paying for a built-in feed', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 3_000 })
@@ -29,7 +32,7 @@ test.group('Paying for a built-in feed', (group) => {
     assert.containsSubset(response.body(), {
       x402Version: 2,
       resource: {
-        url: `${app.config.get('app.publicUrl')}/feeds/whale-alerts`,
+        url: `${appConfig.publicUrl}/feeds/whale-alerts`,
         mimeType: 'application/json',
       },
       accepts: [

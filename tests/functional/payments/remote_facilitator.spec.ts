@@ -12,6 +12,9 @@ import { PaymentSettlement } from '#payments/settlement/payment_settlement'
 import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { PaymentsConfig } from '#payments/define_config'
+
+const paymentsConfig = await app.container.make(PaymentsConfig)
 
 /**
  * The paywall settling through a remote facilitator (FACILITATOR_URL): here
@@ -26,8 +29,8 @@ test.group('Paying through a remote facilitator', (group) => {
       payTo: stack.payTo,
       network: 'stacks:2147483648',
       timeoutMs: 1_000,
-      maxBytes: app.config.get<number>('payments.facilitatorMaxBytes'),
-      proofKey: app.config.get<string>('payments.paywallProofKey'),
+      maxBytes: paymentsConfig.facilitatorMaxBytes,
+      proofKey: paymentsConfig.paywallProofKey,
       clock: new Clock(),
     })
     app.container.swap(PaymentSettlement, () => remote)

@@ -9,6 +9,8 @@ import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { SENDER, broadcast, transfer } from '#tests/support/devnet'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
+import { PaymentsConfig } from '#payments/define_config'
+import { changeConfig } from '#tests/support/config'
 import { startPartnerServer, type PartnerServer } from '#tests/support/partner_server'
 import { newOwner, registerProvider } from '#tests/support/providers'
 
@@ -128,9 +130,10 @@ test.group('Payments this service cannot redeem', (group) => {
   test('a feed payment still settling cannot be verified or settled through the facilitator', async ({
     client,
     assert,
+    cleanup,
   }) => {
     await attackerProvider(client)
-    app.config.set('payments.settlementBudgetMs', 100)
+    cleanup(changeConfig(await app.container.make(PaymentsConfig), { settlementBudgetMs: 100 }))
     const tx = await transfer({ recipient: stack.payTo, amount: 100n, nonce: 0n })
     const pending = await present(client, PROVIDER_FEED, tx.serialize())
     pending.assertStatus(202)

@@ -4,7 +4,7 @@ import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import type { FeedLimits, ProvidersConfig } from '#provider_accounts/define_config'
+import { type FeedLimits, ProvidersConfig } from '#provider_accounts/define_config'
 import { emptyMarketplace } from '#tests/support/database'
 import {
   expectStatus,
@@ -14,8 +14,10 @@ import {
   registerProvider,
 } from '#tests/support/providers'
 
+const providersConfig = await app.container.make(ProvidersConfig)
+
 function feedLimits() {
-  return app.config.get<ProvidersConfig>('providers').feedLimits
+  return providersConfig.feedLimits
 }
 
 /** Sets some feed caps for one test (restoreFeedLimitsAfterEach puts the configured ones back). */

@@ -8,6 +8,7 @@ import { ProvidersConfig } from '#provider_accounts/define_config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+import { changeConfig } from '#tests/support/config'
 
 const MINUTE = 60_000
 const HOLD_MS = 90 * MINUTE
@@ -119,14 +120,12 @@ test.group('Linking a withdrawal wallet', (group) => {
   group.each.setup(async () => {
     const manual = await useManualClock()
     clock = manual.clock
-    const config = app.config.get<ProvidersConfig>('providers')
-    app.container.swap(
-      ProvidersConfig,
-      () => new ProvidersConfig({ ...config, withdrawalWalletHoldMs: HOLD_MS })
-    )
+    const restoreHold = changeConfig(await app.container.make(ProvidersConfig), {
+      withdrawalWalletHoldMs: HOLD_MS,
+    })
     return () => {
       manual.restore()
-      app.container.restore(ProvidersConfig)
+      restoreHold()
     }
   })
 

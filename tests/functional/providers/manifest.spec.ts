@@ -6,7 +6,9 @@ import type { ManifestReport } from '#provider_accounts/manifest/manifest_verifi
 import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 import type { ApiClient } from '@japa/api-client'
 import { DateTime } from 'luxon'
-import type { ManifestConfig } from '#config/providers'
+import { AppConfig } from '#core/app_config'
+import { ProvidersConfig } from '#provider_accounts/define_config'
+import { changeConfig } from '#tests/support/config'
 import Provider from '#models/provider'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
@@ -18,6 +20,9 @@ import {
   useLocalSiteClient,
   WWW_SITE_HOST,
 } from '#tests/support/local_site'
+
+const appConfig = await app.container.make(AppConfig)
+const providersConfig = await app.container.make(ProvidersConfig)
 
 const MANIFEST_PATH = '/.well-known/tollbooth-feeds.json'
 const OWNER = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
@@ -63,7 +68,7 @@ async function createProvider(website: string | null, handle = HANDLE) {
 
 /** A manifest that passes every check for HANDLE on this marketplace. */
 function manifest(overrides: Record<string, unknown> = {}) {
-  const publicUrl = app.config.get<string>('app.publicUrl')
+  const { publicUrl } = appConfig
   return {
     version: '1',
     provider: {
@@ -131,7 +136,7 @@ function checkOf(report: { checks: Check[] }, name: string) {
 test.group('Provider manifest verification', (group) => {
   let clock: ManualClock
   let site: LocalSite | undefined
-  const manifestConfig = app.config.get<ManifestConfig>('providers.manifest')
+  const manifestConfig = providersConfig.manifest
 
   group.each.setup(() => testUtils.db().withGlobalTransaction())
   group.each.setup(async () => {
@@ -149,7 +154,6 @@ test.group('Provider manifest verification', (group) => {
       app.container.restore(ManifestReportCache)
       outbound.restore()
       manual.restore()
-      app.config.set('providers.manifest', manifestConfig)
     }
   })
 
@@ -425,8 +429,9 @@ test.group('Provider manifest verification', (group) => {
   test('a site that never answers times out: not present, still HTTP 200', async ({
     client,
     assert,
+    cleanup,
   }) => {
-    app.config.set('providers.manifest', { ...manifestConfig, timeoutMs: 30_000 })
+    cleanup(changeConfig(manifestConfig, { timeoutMs: 30_000 }))
     let asked!: () => void
     const arrived = new Promise<void>((resolve) => (asked = resolve))
     site = await startLocalSite(() => asked())
@@ -445,8 +450,8 @@ test.group('Provider manifest verification', (group) => {
     )
   })
 
-  test('an oversized manifest is not present', async ({ client, assert }) => {
-    app.config.set('providers.manifest', { ...manifestConfig, maxBytes: 1_024 })
+  test('an oversized manifest is not present', async ({ client, assert, cleanup }) => {
+    cleanup(changeConfig(manifestConfig, { maxBytes: 1_024 }))
     site = await startLocalSite(serving(manifest({ padding: 'x'.repeat(2_000) })))
     await createProvider(site.origin)
 

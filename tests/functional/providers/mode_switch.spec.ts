@@ -2,9 +2,10 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import type { ProvidersConfig } from '#provider_accounts/define_config'
+import { ProvidersConfig } from '#provider_accounts/define_config'
 import { createFeeds } from '#tests/support/feeds'
 import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
+import { changeConfig } from '#tests/support/config'
 
 test.group('Switching integration mode with many feeds', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -39,9 +40,8 @@ test.group('Switching integration mode with many feeds', (group) => {
     client,
     assert,
   }) => {
-    const limits = app.config.get<ProvidersConfig>('providers').feedLimits
-    const saved = limits.liveFeedsPerProvider
-    limits.liveFeedsPerProvider = 150
+    const { feedLimits } = await app.container.make(ProvidersConfig)
+    const restoreLimits = changeConfig(feedLimits, { liveFeedsPerProvider: 150 })
     try {
       const { owner, providerId } = await mirrorProviderWith(client, 120)
 
@@ -64,7 +64,7 @@ test.group('Switching integration mode with many feeds', (group) => {
         .count('* as count')
       assert.equal(Number(moved[0].count), 120)
     } finally {
-      limits.liveFeedsPerProvider = saved
+      restoreLimits()
     }
   })
 

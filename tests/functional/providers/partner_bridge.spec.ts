@@ -20,6 +20,7 @@ import {
   type PartnerServer,
 } from '#tests/support/partner_server'
 import { expectStatus, newOwner, registerProvider } from '#tests/support/providers'
+import { outboundClient } from '#tests/support/outbound'
 import { Clock } from '#core/clock'
 
 const FEED = '/feeds/p/acme-data/btc-price'
@@ -307,7 +308,7 @@ test.group('Partner Bridge', (group) => {
     partner.redirectTo = `${internal.url}/admin`
     // Production address rules; partner.test (127.0.0.1) stands for a public host and plain
     // http stays allowed because the local partner has no certificate.
-    const production = new OutboundClient({
+    const production = outboundClient({
       allowPrivateTargets: true,
       httpsOnly: false,
       resolve: async (host) =>

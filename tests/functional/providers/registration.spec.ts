@@ -17,6 +17,8 @@ import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { deriveKey } from '#partner_verifier'
 import { checkAddress } from '#chain/address'
 import { NETWORKS } from '#chain/network'
+import { OutboundConfig } from '#outbound/define_config'
+import { changeConfig } from '#tests/support/config'
 
 async function providerCount() {
   const row = await db.from('providers').count('* as total').firstOrFail()
@@ -260,12 +262,10 @@ test.group('Provider registration', (group) => {
     assert,
   }) => {
     const owner = await newOwner(client)
-    const rules = {
-      httpsOnly: app.config.get('outbound.httpsOnly'),
-      allowedPorts: app.config.get('outbound.allowedPorts'),
-    }
-    app.config.set('outbound.httpsOnly', true)
-    app.config.set('outbound.allowedPorts', [443])
+    const restoreRules = changeConfig(await app.container.make(OutboundConfig), {
+      httpsOnly: true,
+      allowedPorts: [443],
+    })
     try {
       for (const endpoint of ['http://api.example.com', 'https://api.example.com:8443']) {
         const refused = await postRegistration(client, owner.token, {
@@ -280,8 +280,7 @@ test.group('Provider registration', (group) => {
       })
       accepted.assertStatus(201)
     } finally {
-      app.config.set('outbound.httpsOnly', rules.httpsOnly)
-      app.config.set('outbound.allowedPorts', rules.allowedPorts)
+      restoreRules()
     }
   })
 
@@ -290,10 +289,9 @@ test.group('Provider registration', (group) => {
     assert,
   }) => {
     const owner = await newOwner(client)
-    const rules = {
-      allowPrivateTargets: app.config.get('outbound.allowPrivateTargets'),
-      httpsOnly: app.config.get('outbound.httpsOnly'),
-    }
+    const outboundConfig = await app.container.make(OutboundConfig)
+    const { allowPrivateTargets, httpsOnly } = outboundConfig
+    const restoreRules = changeConfig(outboundConfig, { allowPrivateTargets, httpsOnly })
     const register = (handle: string) =>
       postRegistration(client, owner.token, {
         handle,
@@ -303,19 +301,17 @@ test.group('Provider registration', (group) => {
     try {
       await expectStatus(register('dev-http'), 201)
 
-      app.config.set('outbound.allowPrivateTargets', false)
+      changeConfig(outboundConfig, { allowPrivateTargets: false })
       const withoutPrivateTargets = await register('no-private')
       withoutPrivateTargets.assertStatus(422)
       assert.equal(withoutPrivateTargets.body().error.code, 'invalid_website')
 
-      app.config.set('outbound.allowPrivateTargets', true)
-      app.config.set('outbound.httpsOnly', true)
+      changeConfig(outboundConfig, { allowPrivateTargets: true, httpsOnly: true })
       const production = await register('prod-http')
       production.assertStatus(422)
       assert.equal(production.body().error.code, 'invalid_website')
     } finally {
-      app.config.set('outbound.allowPrivateTargets', rules.allowPrivateTargets)
-      app.config.set('outbound.httpsOnly', rules.httpsOnly)
+      restoreRules()
     }
   })
 

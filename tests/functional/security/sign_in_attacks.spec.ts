@@ -5,6 +5,9 @@ import { randomPrivateKey } from '@stacks/transactions'
 import { assertNothingWritten, databaseFingerprint } from '#tests/support/fuzz'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+import { AppConfig } from '#core/app_config'
+
+const appConfig = await app.container.make(AppConfig)
 
 /**
  * Attacks on Sign-In With Stacks beyond tests/functional/auth/sign_in.spec.ts
@@ -16,7 +19,7 @@ import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 test.group('Attacks | Sign-In With Stacks', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
 
-  const publicUrl = () => app.config.get<string>('app.publicUrl')
+  const publicUrl = () => appConfig.publicUrl
   const rewrites: Array<{ name: string; rewrite: (message: string) => string }> = [
     {
       name: 'a foreign domain',

@@ -4,7 +4,7 @@ import type { ApiClient } from '@japa/api-client'
 import { sources as driverFactories } from '#feeds/define_config'
 import sources from '#feeds/services/main'
 import type { DashboardProps, SiteContext } from '#web/page_context'
-import type { WithdrawalsConfig } from '#withdrawals/define_config'
+import { WithdrawalsConfig } from '#withdrawals/define_config'
 import {
   FIXED_DOCUMENT_DECLARATION,
   FixedDocumentDriver,
@@ -95,7 +95,7 @@ test.group('The dashboard page hands the pages what the server knows', (group) =
   })
 
   test('the forms limits are the configured ones', async ({ client, assert }) => {
-    const withdrawals = app.config.get<WithdrawalsConfig>('withdrawals')
+    const withdrawals = await app.container.make(WithdrawalsConfig)
 
     const { site } = await dashboardData(client)
 

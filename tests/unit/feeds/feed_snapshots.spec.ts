@@ -4,6 +4,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import { FeedsConfig } from '#feeds/define_config'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { createFeed } from '#tests/support/feeds'
+import { changeConfig } from '#tests/support/config'
 
 test.group('Feed snapshots | config', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())
@@ -13,8 +14,7 @@ test.group('Feed snapshots | config', (group) => {
     cleanup,
   }) => {
     const config = await app.container.make(FeedsConfig)
-    app.container.swap(FeedsConfig, () => new FeedsConfig({ ...config, snapshots: { keep: 2 } }))
-    cleanup(() => app.container.restore(FeedsConfig))
+    cleanup(changeConfig(config.snapshots, { keep: 2 }))
     const feed = await createFeed({ slug: 'kept-versions', sourceType: 'manual_upload' })
 
     const snapshots = await app.container.make(FeedSnapshots)

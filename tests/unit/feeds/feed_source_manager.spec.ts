@@ -17,8 +17,8 @@ function manager() {
   return new FeedSourceManager(
     {
       sources: {
-        webhook_push: driverFactories.received({ via: 'push' }),
-        manual_upload: driverFactories.received({ via: 'upload' }),
+        webhook_push: driverFactories.received({ via: 'push', maxBytes: 1_048_576 }),
+        manual_upload: driverFactories.received({ via: 'upload', maxBytes: 1_048_576 }),
       },
     },
     app

@@ -4,11 +4,13 @@ import app from '@adonisjs/core/services/app'
 import encryption from '@adonisjs/core/services/encryption'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
-import feedsConfig from '#config/feeds'
+import { FeedsConfig } from '#feeds/define_config'
 import { PushSignatures } from '#feeds/push_signatures'
 import { deriveKey, signTollboothRequest, stringToSign } from '#partner_verifier'
 import { ManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
+
+const feedsConfig = await app.container.make(FeedsConfig)
 
 /** The webhook_push test vector of docs/hosted-mirror.md, read from the page itself. */
 async function pushVector() {

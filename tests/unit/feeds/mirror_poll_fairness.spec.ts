@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import feedsConfig from '#config/feeds'
+import { FeedsConfig } from '#feeds/define_config'
 import type { MirrorPollingConfig } from '#feeds/define_config'
 import { MirrorPoller } from '#feeds/mirror_poller'
 import sources from '#feeds/services/main'
@@ -11,7 +11,7 @@ import type { LocalSite } from '#tests/support/local_site'
 import { insertPolledFeeds, startMirroredFiles } from '#tests/support/polled_feeds'
 
 /** `polling` of config/feeds.ts, what mirrors:poll runs with. */
-const POLLING = feedsConfig.polling
+const { polling: POLLING } = await app.container.make(FeedsConfig)
 const OWNER_A = 'ST1AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
 const OWNER_B = 'ST1BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB'
 const OWNER_C = 'ST1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC'

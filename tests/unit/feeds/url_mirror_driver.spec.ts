@@ -6,7 +6,6 @@ import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
-import feedsConfig from '#config/feeds'
 import { isCodedRule } from '#core/coded_rules'
 import { FeedsConfig } from '#feeds/define_config'
 import sources from '#feeds/services/main'
@@ -18,10 +17,15 @@ import { type FeedSourceDriver, type SourceProbe, SourceUnavailable } from '#fee
 import { UrlMirrorDriver } from '#feeds/drivers/url_mirror_driver'
 import { MirrorFailure, type MirrorFailureKind } from '#feeds/mirror_failure'
 import Feed from '#models/feed'
-import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
+import type { OutboundClientOptions } from '#outbound/outbound_client'
 import type { Resolver } from '#outbound/resolver'
 import { ManualClock } from '#tests/support/clock'
+import { outboundClient } from '#tests/support/outbound'
+import { changeConfig } from '#tests/support/config'
+import { OutboundConfig } from '#outbound/define_config'
 import { createFeed } from '#tests/support/feeds'
+
+const feedsConfig = await app.container.make(FeedsConfig)
 
 const LAST_MODIFIED = 'Wed, 21 Oct 2026 07:28:00 GMT'
 
@@ -141,7 +145,7 @@ function driver(
   return new ProbedDriver({
     name: 'codehost_raw',
     snapshots: new FeedSnapshots(db, clock, options.config ?? feedsConfig),
-    outbound: new OutboundClient({
+    outbound: outboundClient({
       allowPrivateTargets: true,
       httpsOnly: false,
       resolve: testDns,
@@ -267,13 +271,13 @@ test.group('URL mirror settings', () => {
   })
 
   test('plain http is accepted only while the outbound client accepts it', async ({ assert }) => {
-    const previous = app.config.get<boolean>('outbound.httpsOnly')
+    const outboundConfig = await app.container.make(OutboundConfig)
+    const restoreRules = changeConfig(outboundConfig, { httpsOnly: false })
     try {
-      app.config.set('outbound.httpsOnly', false)
       const accepted = await driver().validateSettings({ url: 'http://127.0.0.1:9/data.json' })
       assert.equal(accepted.url, 'http://127.0.0.1:9/data.json')
 
-      app.config.set('outbound.httpsOnly', true)
+      changeConfig(outboundConfig, { httpsOnly: true })
       const problems = await refusalOf(
         driver().validateSettings({ url: 'http://example.com/data.json' })
       )
@@ -283,7 +287,7 @@ test.group('URL mirror settings', () => {
       )
       await driver().validateSettings({ url: 'https://example.com/data.json' })
     } finally {
-      app.config.set('outbound.httpsOnly', previous)
+      restoreRules()
     }
   })
 })

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { test } from '@japa/runner'
 import { isPublicAddress } from '#outbound/address_policy'
-import { OutboundClient, type OutboundClientOptions } from '#outbound/outbound_client'
+import type { OutboundClientOptions } from '#outbound/outbound_client'
 import { OutboundFailure } from '#outbound/outbound_failure'
 import type { Resolver } from '#outbound/resolver'
 import { ManualClock } from '#tests/support/clock'
+import { outboundClient } from '#tests/support/outbound'
 import { closedPort, startServer, type TestServer } from './test_server.js'
 
 /** The routes of the partner stand-in. */
@@ -76,7 +77,7 @@ const noDns: Resolver = async (hostname) => {
 
 /** A client on a manual clock: nothing times out unless a test moves it. */
 function client(options: Partial<OutboundClientOptions> = {}) {
-  return new OutboundClient({
+  return outboundClient({
     allowPrivateTargets: true,
     httpsOnly: false,
     resolve: noDns,
@@ -148,7 +149,7 @@ test.group('The outbound client | connecting to the checked address', (group) =>
   })
 
   test('the system resolver is the default', async ({ assert }) => {
-    const response = await new OutboundClient({
+    const response = await outboundClient({
       allowPrivateTargets: true,
       httpsOnly: false,
       clock: new ManualClock(),

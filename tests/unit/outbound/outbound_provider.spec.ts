@@ -1,13 +1,13 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import type { OutboundConfig } from '#config/outbound'
+import { OutboundConfig } from '#outbound/define_config'
 import { OutboundClient } from '#outbound/outbound_client'
 import OutboundProvider from '#providers/outbound_provider'
 import { startServer } from './test_server.js'
 
 test.group('The outbound provider', () => {
-  test('the test environment allows private targets over plain http', ({ assert }) => {
-    assert.deepInclude(app.config.get<OutboundConfig>('outbound'), {
+  test('the test environment allows private targets over plain http', async ({ assert }) => {
+    assert.deepInclude(await app.container.make(OutboundConfig), {
       allowPrivateTargets: true,
       httpsOnly: false,
       allowedPorts: undefined,
