@@ -44,15 +44,17 @@ export const INVARIANTS: Record<string, Invariant> = {
     () => new LedgerAuditAtOnce(db).discrepancies(),
 
   'no negative balance': async () => {
-    const providers = await db.rawQuery(
-      `SELECT handle FROM providers
-        WHERE pending_revenue_microstx < 0 OR lifetime_earned_microstx < 0 OR total_withdrawn_microstx < 0`
-    )
-    const accounts = await db.rawQuery(
-      `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
-        WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
-        GROUP BY account HAVING sum(amount_microstx) > 0`
-    )
+    const [providers, accounts] = await Promise.all([
+      db.rawQuery(
+        `SELECT handle FROM providers
+          WHERE pending_revenue_microstx < 0 OR lifetime_earned_microstx < 0 OR total_withdrawn_microstx < 0`
+      ),
+      db.rawQuery(
+        `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
+          WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
+          GROUP BY account HAVING sum(amount_microstx) > 0`
+      ),
+    ])
     return [
       ...providers.rows.map(
         (row: { handle: string }) => `provider ${row.handle} has a negative balance`
@@ -65,10 +67,14 @@ export const INVARIANTS: Record<string, Invariant> = {
   },
 
   "each provider's credits are exactly 97 % of its confirmed payments": async (_world, sellers) => {
-    const payments = await db.rawQuery(
-      `SELECT f.provider_id, p.amount_microstx FROM payments p JOIN feeds f ON f.id = p.feed_id
-        WHERE p.purpose = 'feed' AND p.status = 'confirmed'`
-    )
+    const [payments, earned, platform] = await Promise.all([
+      db.rawQuery(
+        `SELECT f.provider_id, p.amount_microstx FROM payments p JOIN feeds f ON f.id = p.feed_id
+          WHERE p.purpose = 'feed' AND p.status = 'confirmed'`
+      ),
+      cachedTotals(sellers, 'lifetime_earned_microstx'),
+      ledgerBalances(['platform:fees', 'platform:revenue']),
+    ])
     const expected = new Map<string | null, { share: bigint; fee: bigint; gross: bigint }>()
     for (const row of payments.rows as { provider_id: string | null; amount_microstx: string }[]) {
       const amount = BigInt(row.amount_microstx) as Microstx
@@ -81,16 +87,10 @@ export const INVARIANTS: Record<string, Invariant> = {
     }
     const violations: string[] = []
     for (const seller of sellers) {
-      const provider = await db
-        .from('providers')
-        .where('id', seller.providerId)
-        .select('lifetime_earned_microstx')
-        .firstOrFail()
-      const earned = BigInt(provider.lifetime_earned_microstx)
       const share = expected.get(seller.providerId)?.share ?? 0n
-      if (earned !== share) {
+      if (earned.get(seller.providerId) !== share) {
         violations.push(
-          `${seller.handle} earned ${earned} µSTX, 97 % of its confirmed payments is ${share}`
+          `${seller.handle} earned ${earned.get(seller.providerId)} µSTX, 97 % of its confirmed payments is ${share}`
         )
       }
     }
@@ -98,7 +98,6 @@ export const INVARIANTS: Record<string, Invariant> = {
       .filter(([providerId]) => providerId !== null)
       .reduce((total, [, sums]) => total + sums.fee, 0n)
     const builtin = expected.get(null)?.gross ?? 0n
-    const platform = await ledgerBalances(['platform:fees', 'platform:revenue'])
     if (-platform['platform:fees'] !== fees) {
       violations.push(
         `platform:fees holds ${-platform['platform:fees']} µSTX, the 3 % fees sum to ${fees}`
@@ -114,43 +113,45 @@ export const INVARIANTS: Record<string, Invariant> = {
 
   'withdrawn equals the withdrawals debited; paid out equals the confirmed ones, on chain too':
     async (world, sellers) => {
+      const [withdrawals, withdrawn, paidOut, confirmed] = await Promise.all([
+        db
+          .from('withdrawals')
+          .whereIn(
+            'provider_id',
+            sellers.map((seller) => seller.providerId)
+          )
+          .select('provider_id', 'status', 'amount_microstx', 'destination_address'),
+        cachedTotals(sellers, 'total_withdrawn_microstx'),
+        db.rawQuery(
+          `SELECT coalesce(sum(e.amount_microstx), 0) AS total FROM ledger_entries e
+             JOIN ledger_transactions t ON t.id = e.transaction_id
+            WHERE t.kind = 'withdrawal_payout' AND e.amount_microstx > 0`
+        ),
+        db.rawQuery(
+          `SELECT coalesce(sum(amount_microstx), 0) AS total FROM withdrawals WHERE status = 'confirmed'`
+        ),
+      ])
       const violations: string[] = []
       for (const seller of sellers) {
-        const rows = await db
-          .from('withdrawals')
-          .where('provider_id', seller.providerId)
-          .select('status', 'amount_microstx', 'destination_address')
-        const provider = await db
-          .from('providers')
-          .where('id', seller.providerId)
-          .select('total_withdrawn_microstx')
-          .firstOrFail()
+        const rows = withdrawals.filter((row) => row.provider_id === seller.providerId)
         const debited = sum(rows.filter((row) => row.status !== 'failed'))
-        if (BigInt(provider.total_withdrawn_microstx) !== debited) {
+        if (withdrawn.get(seller.providerId) !== debited) {
           violations.push(
-            `${seller.handle}: total_withdrawn ${provider.total_withdrawn_microstx} µSTX, its live withdrawals sum to ${debited}`
+            `${seller.handle}: total_withdrawn ${withdrawn.get(seller.providerId)} µSTX, its live withdrawals sum to ${debited}`
           )
         }
         for (const wallet of seller.wallets) {
           const to = rows.filter((row) => row.destination_address === wallet.address)
-          const confirmed = sum(to.filter((row) => row.status === 'confirmed'))
+          const confirmedTo = sum(to.filter((row) => row.status === 'confirmed'))
           const inFlight = sum(to.filter((row) => ['pending', 'broadcast'].includes(row.status)))
           const received = world.devnet.balanceOf(wallet.address)
-          if (received < confirmed || received > confirmed + inFlight) {
+          if (received < confirmedTo || received > confirmedTo + inFlight) {
             violations.push(
-              `${wallet.address} received ${received} µSTX on chain; confirmed withdrawals to it ${confirmed}, in flight ${inFlight}`
+              `${wallet.address} received ${received} µSTX on chain; confirmed withdrawals to it ${confirmedTo}, in flight ${inFlight}`
             )
           }
         }
       }
-      const paidOut = await db.rawQuery(
-        `SELECT coalesce(sum(e.amount_microstx), 0) AS total FROM ledger_entries e
-         JOIN ledger_transactions t ON t.id = e.transaction_id
-        WHERE t.kind = 'withdrawal_payout' AND e.amount_microstx > 0`
-      )
-      const confirmed = await db.rawQuery(
-        `SELECT coalesce(sum(amount_microstx), 0) AS total FROM withdrawals WHERE status = 'confirmed'`
-      )
       if (BigInt(paidOut.rows[0].total) !== BigInt(confirmed.rows[0].total)) {
         violations.push(
           `payouts posted ${paidOut.rows[0].total} µSTX, confirmed withdrawals ${confirmed.rows[0].total}`
@@ -239,6 +240,21 @@ export async function ledgerAuditFindings({ withChain }: { withChain: boolean })
   if (!withChain) return report.discrepancies
   const chainAudit = await app.container.make(WithdrawalChainAudit)
   return [...report.discrepancies, ...(await chainAudit.run())]
+}
+
+/** A cached total of each seller's provider row, by provider id. */
+async function cachedTotals(
+  sellers: Seller[],
+  column: 'lifetime_earned_microstx' | 'total_withdrawn_microstx'
+): Promise<Map<string, bigint>> {
+  const rows = await db
+    .from('providers')
+    .whereIn(
+      'id',
+      sellers.map((seller) => seller.providerId)
+    )
+    .select('id', column)
+  return new Map(rows.map((row) => [row.id, BigInt(row[column])]))
 }
 
 function sum(rows: { amount_microstx: string }[]) {

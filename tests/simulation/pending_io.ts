@@ -15,8 +15,8 @@ type Listener = (message: unknown) => void
  * server is done until the caller has read the answer. While a server works on
  * a request, what it waits on is counted on its own: its queries (PostgreSQL,
  * the one process outside) and the requests it makes. A request held
- * unanswered (a hang fault) thus waits on the clock that drops it, or on its
- * caller's time-out.
+ * unanswered (a hang fault) thus waits on the clock: the one of the server
+ * that drops it, or the caller's time-out (`clock.deadline`).
  *
  * The simulation moves virtual time only when nothing is in flight
  * (`settle`), so how far time moves during a step does not depend on how
@@ -28,7 +28,6 @@ export class PendingIo {
   /** Requests a server in this process started on and has not finished. */
   #serving = new Set<object>()
   #queries = 0
-  #heldByCaller = 0
   /** Bumped by every start and end: whether anything moved between two looks. */
   #events = 0
   /** Wakes `settle` when nothing is in flight any more. */
@@ -60,26 +59,6 @@ export class PendingIo {
 
   stop() {
     for (const stop of this.#stop.splice(0)) stop()
-  }
-
-  /**
-   * A server holds a request that only its caller's own time-out ends (a
-   * partner or mirrored site that never answers), until the returned function
-   * is called.
-   */
-  holdUntilCallerGivesUp(): () => void {
-    this.#heldByCaller++
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      this.#heldByCaller--
-    }
-  }
-
-  /** Whether a request only its caller's time-out ends is held. */
-  get callerTimeOutPending() {
-    return this.#heldByCaller > 0
   }
 
   /**

@@ -12,6 +12,8 @@ import { FeedReader } from '#feeds/feed_reader'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
 import sources from '#feeds/services/main'
+import { OutboundConfig } from '#outbound/define_config'
+import { OutboundClient } from '#outbound/outbound_client'
 import { pointAppAtChain } from '#tests/support/chain'
 import { ManualClock } from '#tests/support/clock'
 import { PendingIo } from '#tests/simulation/pending_io'
@@ -30,8 +32,6 @@ const START_MS = 1_795_300_000_000
  * start, beyond the drift of a step's own first requests.
  */
 export const SLOT_MS = 19_000
-/** Virtual time per real millisecond while a request only its caller's time-out ends is held. */
-const FLOWING_MS = 5
 /**
  * The confirmation watcher's polls: the first soon after a broadcast (blocks
  * are mined as soon as a transaction is accepted, so it finds it mined), then
@@ -42,15 +42,16 @@ const FLOWING_MS = 5
 const CONFIRMATION_POLLS = { firstPollMs: 5, pollIntervalMs: 500 }
 /** Real ms with I/O in flight and nothing moving after which virtual time moves anyway. */
 const STALL_MS = 250
+/** How far virtual time moves then. */
+const STALL_STEP_MS = 5
 /** A step still running after this much virtual time is a hang, reported as a failure. */
 const STEP_LIMIT_MS = 10 * 60_000
 /** A held request (devnet or upstream time-out fault) is dropped after this much virtual time. */
 const HANG_MS = 500
 /**
- * Real time-outs of the drivers calling partners and mirrored URLs (their
- * hangs never answer), and of the built-in feeds' upstream calls (the
- * simulator drops a held one after HANG_MS virtual): long enough that a busy
- * machine never times out an answering source, which would change the run.
+ * Time-outs (on the clock) of the drivers calling partners and mirrored URLs
+ * (their hangs never answer: the time-out ends them), and of the built-in
+ * feeds' upstream calls (the simulator drops a held one after HANG_MS first).
  */
 const SOURCE_TIMEOUT_MS = 1_000
 const UPSTREAM_TIMEOUT_MS = 2_000
@@ -105,6 +106,10 @@ export class World {
   static async create(client: ApiClient, funded: Wallet[], partnerCount: number): Promise<World> {
     const clock = new ManualClock(START_MS)
     app.container.swap(Clock, () => clock)
+    // The app's client is a singleton holding the Clock it was made with (an
+    // earlier seed's, or the real one): the drivers' time-outs need this run's.
+    const outbound = new OutboundClient({ ...(await app.container.make(OutboundConfig)), clock })
+    app.container.swap(OutboundClient, () => outbound)
     const platform = await app.container.make(PlatformWallet)
     const payTo = platform.address
     const io = new PendingIo()
@@ -126,11 +131,10 @@ export class World {
         startPartnerServer({
           routes: ['/v1/prices'],
           now: () => clock.now(),
-          holding: () => io.holdUntilCallerGivesUp(),
         })
       )
     )
-    const mirror = await startMirrorSite(io)
+    const mirror = await startMirrorSite()
     const world = new World(client, clock, devnet, payTo, partners, mirror)
     world.#io = io
     world.#upstream = await pointBuiltinFeedsAtSimulator({
@@ -150,11 +154,12 @@ export class World {
    * Runs a step's work to its end, moving virtual time only while the whole
    * process waits on the clock — no request or query in flight (PendingIo) —
    * and then straight to the next timer due: how far time moves never depends
-   * on how fast the machine is, and no real time is spent waiting for it. What
-   * waits on the wall clock instead: a request held that only its caller's
-   * time-out ends (time then flows FLOWING_MS per real ms, whichever clock that
-   * time-out is on), or nothing due on the clock (1 ms real waits). I/O in
-   * flight with nothing moving for STALL_MS moves time by FLOWING_MS.
+   * on how fast the machine is, and no real time is spent waiting for it. A
+   * request held unanswered (a hang fault) ends the same way: by the server's
+   * hold timer or the caller's `clock.deadline`, both on this clock. What
+   * waits on the wall clock instead: nothing due on the clock (1 ms real
+   * waits). I/O in flight with nothing moving for STALL_MS moves time by
+   * STALL_STEP_MS.
    */
   async drive<T>(work: Promise<T>): Promise<T> {
     let settled = false
@@ -171,10 +176,7 @@ export class World {
       }
       const next = this.clock.nextDueAt
       if (state === 'stalled') {
-        this.clock.advance(FLOWING_MS)
-      } else if (this.#io.callerTimeOutPending) {
-        await Promise.race([tracked, realMs(1)])
-        this.clock.advance(FLOWING_MS)
+        this.clock.advance(STALL_STEP_MS)
       } else if (next === null) {
         await Promise.race([tracked, realMs(1)])
       } else {
@@ -240,7 +242,7 @@ export class World {
       sources.extend(name, feeds[name])
     }
     await this.#upstream.restore()
-    for (const binding of [FeedReader, FeedDirectory, FeedCache, Clock]) {
+    for (const binding of [FeedReader, FeedDirectory, FeedCache, OutboundClient, Clock]) {
       app.container.restore(binding)
     }
     await Promise.all([
@@ -287,12 +289,11 @@ function realMs(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-async function startMirrorSite(io: PendingIo): Promise<MirrorSite> {
+async function startMirrorSite(): Promise<MirrorSite> {
   const mirror = { behaviour: 'json', version: 0 } as MirrorSite
   mirror.site = await startLocalSite((_request, response: ServerResponse) => {
     switch (mirror.behaviour) {
       case 'hang':
-        response.once('close', io.holdUntilCallerGivesUp())
         return
       case 'error500':
         return sendJson(response, { error: 'boom' }, 500)

@@ -24,8 +24,6 @@ export async function startPartnerServer(options: {
   host?: string
   /** The partner's clock (epoch ms), which checks the timestamps: the app's, when tests move it. */
   now?: () => number
-  /** Told when `hang` holds a request; the function it returns runs when that request ends. */
-  holding?: () => () => void
 }) {
   const replayStore = createMemoryReplayStore()
   const state = {
@@ -53,13 +51,10 @@ export async function startPartnerServer(options: {
     if (!options.routes.includes(pathname)) return json(response, 404, { error: 'not_found' })
 
     switch (state.behaviour) {
-      case 'hang': {
+      case 'hang':
         for (const held of hangWaiters) held()
         hangWaiters = []
-        const released = options.holding?.()
-        if (released) response.once('close', released)
         return
-      }
       case 'error500':
         return json(response, 500, { error: 'boom' })
       case 'html':
