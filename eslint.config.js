@@ -16,8 +16,6 @@ export default configApp(
       'providers/**',
       'config/**',
       'tests/support/config.ts',
-      // The simulation harness is converted by its own change.
-      'tests/simulation/**',
     ],
     rules: {
       'no-restricted-syntax': [

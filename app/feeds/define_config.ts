@@ -161,8 +161,6 @@ export const sources = {
    * the choice. A Hosted Mirror source type, named by its config key.
    */
   urlMirror(options: {
-    /** The source type it answers as; default its config key. */
-    name?: string
     timeoutMs: number
     maxBytes: number
     label?: string
@@ -210,7 +208,7 @@ export const sources = {
       const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new UrlMirrorDriver({
-        name: options.name ?? name,
+        name,
         outbound: await app.container.make(OutboundClient),
         snapshots: await app.container.make(FeedSnapshots),
         timeoutMs: options.timeoutMs,
@@ -226,12 +224,7 @@ export const sources = {
    * (manual_upload, the owner's session). `maxBytes` caps one document
    * (the body parser's 1 MB limit applies first).
    */
-  received(options: {
-    /** The source type it answers as; default its config key. */
-    name?: string
-    via: ReceivedDocuments['via']
-    maxBytes: number
-  }): FeedSourceDriverFactory {
+  received(options: { via: ReceivedDocuments['via']; maxBytes: number }): FeedSourceDriverFactory {
     const words = RECEIVED_WORDS[options.via]
     const declaration: SourceDeclaration = {
       mode: 'hosted_mirror',
@@ -247,7 +240,7 @@ export const sources = {
       const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new ReceivedDocumentDriver({
-        name: options.name ?? name,
+        name,
         via: options.via,
         maxBytes: options.maxBytes,
         snapshots: await app.container.make(FeedSnapshots),

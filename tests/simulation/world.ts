@@ -5,7 +5,7 @@ import { type Devnet, startDevnet } from '@tollbooth/devnet'
 import type { UpstreamSimulator } from '@tollbooth/upstream-simulator'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
-import { type FeedsConfig, sources as driverFactories } from '#feeds/define_config'
+import { FeedsConfig, sources as driverFactories } from '#feeds/define_config'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
@@ -237,10 +237,7 @@ export class World {
     this.#io.stop()
     this.#chain.restore()
     this.#restoreWithdrawalConfig()
-    const feeds = app.config.get<FeedsConfig>('feeds').sources
-    for (const name of ['partner_bridge', 'codehost_raw'] as const) {
-      sources.extend(name, feeds[name])
-    }
+    await sources.restore()
     await this.#upstream.restore()
     for (const binding of [FeedReader, FeedDirectory, FeedCache, OutboundClient, Clock]) {
       app.container.restore(binding)
@@ -257,7 +254,7 @@ export class World {
       payerAccountTtlMs: 3_000,
       confirmationPolls: CONFIRMATION_POLLS,
     })
-    const config = app.config.get<FeedsConfig>('feeds')
+    const config = await app.container.make(FeedsConfig)
     const cache = new FeedCache(this.clock, config.cache)
     const directory = new FeedDirectory(this.clock, config.directory)
     const reader = new FeedReader(
@@ -269,17 +266,13 @@ export class World {
     app.container.swap(FeedCache, () => cache)
     app.container.swap(FeedDirectory, () => directory)
     app.container.swap(FeedReader, () => reader)
-    sources.extend(
+    sources.fake(
       'partner_bridge',
       driverFactories.partnerBridge({ timeoutMs: SOURCE_TIMEOUT_MS, maxBytes: 1_048_576 })
     )
-    sources.extend(
+    sources.fake(
       'codehost_raw',
-      driverFactories.urlMirror({
-        name: 'codehost_raw',
-        timeoutMs: SOURCE_TIMEOUT_MS,
-        maxBytes: 1_048_576,
-      })
+      driverFactories.urlMirror({ timeoutMs: SOURCE_TIMEOUT_MS, maxBytes: 1_048_576 })
     )
   }
 }
