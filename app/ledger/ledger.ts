@@ -256,27 +256,26 @@ export class Ledger {
  * same provider, or a withdrawal and a reversal on the payouts in flight,
  * wait for each other instead of deadlocking. An account opened by this
  * posting is new to everyone; a provider's is covered by its provider's lock.
- * The accounts' locks wait for the providers' (the count gates their scan).
+ * The providers' locks are NO KEY UPDATE: they do not block the KEY SHARE
+ * locks that inserting a feed or a withdrawal takes on its provider.
  */
 async function lockTouched(trx: TransactionClientContract, { entries }: Posting) {
-  const providerIds = [
-    ...new Set(entries.flatMap(({ account }) => account.providerId ?? [])),
-  ].sort()
+  const providerIds = [...new Set(entries.flatMap(({ account }) => account.providerId ?? []))]
   const limited = [
     ...new Set(entries.flatMap(({ account }) => (account.mayGoNegative ? [] : account.name))),
   ]
-  if (providerIds.length === 0 && limited.length === 0) return
-  await trx.rawQuery(
-    `WITH locked_providers AS MATERIALIZED (
-       SELECT id FROM providers WHERE id = ANY(ARRAY[${providerIds.map(() => '?').join(', ')}]::uuid[])
-        ORDER BY id FOR UPDATE
-     )
-     SELECT name FROM ledger_accounts
-      WHERE name = ANY(ARRAY[${limited.map(() => '?').join(', ')}]::text[])
-        AND (SELECT count(*) FROM locked_providers) >= 0
-      ORDER BY name FOR UPDATE`,
-    [...providerIds, ...limited]
-  )
+  if (providerIds.length > 0) {
+    await trx.rawQuery(
+      'SELECT id FROM providers WHERE id = ANY(?::uuid[]) ORDER BY id FOR NO KEY UPDATE',
+      [providerIds]
+    )
+  }
+  if (limited.length > 0) {
+    await trx.rawQuery(
+      'SELECT name FROM ledger_accounts WHERE name = ANY(?::text[]) ORDER BY name FOR UPDATE',
+      [limited]
+    )
+  }
 }
 
 async function insert(

@@ -13,6 +13,22 @@ async function migrate(options: { direction: 'up' } | { direction: 'down'; step:
   if (runner.error) throw runner.error
 }
 
+const TYPED_ACCOUNTS = '1732233600055_create_ledger_accounts'
+
+/**
+ * How many migrations a rollback by steps undoes to undo `migration`: it and
+ * every one applied after it (a rollback goes down the ids).
+ */
+async function migratedSince(migration: string) {
+  const { rows } = await db.rawQuery(
+    `SELECT count(*)::int AS since FROM adonis_schema
+      WHERE id >= (SELECT id FROM adonis_schema WHERE name LIKE '%/' || ?)`,
+    [migration]
+  )
+  if (rows[0].since === 0) throw new Error(`${migration} is not applied`)
+  return rows[0].since as number
+}
+
 /**
  * The typed accounts' migration on a database that already holds entries on
  * every account (a deployment upgraded to it). Everything the suite migrated
@@ -22,8 +38,7 @@ async function migrate(options: { direction: 'up' } | { direction: 'down'; step:
 test.group('Migrating to typed ledger accounts', (group) => {
   group.setup(async () => {
     await emptyMarketplace()
-    // 055 (typed accounts) and 060, which follows it.
-    await migrate({ direction: 'down', step: 2 })
+    await migrate({ direction: 'down', step: await migratedSince(TYPED_ACCOUNTS) })
     return async () => {
       await migrate({ direction: 'up' })
       await emptyMarketplace()

@@ -734,13 +734,22 @@ test.group('Postings of one provider running at once', (group) => {
     const withdrawal = { id: randomUUID(), providerId: provider.id, amount: 300n }
     const posting = await other(ledger, provider.id)
 
+    // A failure before the commit must not leave the provider locked: the
+    // teardown's TRUNCATE would wait for it for ever.
     const request = await db.transaction()
-    await lockedProvider(provider, request)
-    const beside = db.transaction((trx) => ledger.post(trx, posting))
-    await someoneWaits(db)
-    const debited = await ledger.debitForWithdrawal(request, withdrawal)
-    await request.commit()
-    await beside
+    let beside: Promise<unknown> = Promise.resolve()
+    let debited: boolean
+    try {
+      await lockedProvider(provider, request)
+      beside = db.transaction((trx) => ledger.post(trx, posting))
+      await someoneWaits(db)
+      debited = await ledger.debitForWithdrawal(request, withdrawal)
+      await request.commit()
+    } finally {
+      if (!request.isCompleted) await request.rollback()
+      // `beside` rolls itself back on failure; it finishes once the lock is gone.
+      await beside
+    }
 
     return { debited, provider: await Provider.findOrFail(provider.id), ledger }
   }
