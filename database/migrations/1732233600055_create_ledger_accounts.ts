@@ -40,6 +40,24 @@ export default class extends BaseSchema {
       )
     `)
 
+    // An entry on an account outside the known ones would get no kind: name
+    // them instead of failing on a bare NOT NULL violation.
+    this.schema.raw(`
+      DO $$
+      DECLARE unknown text;
+      BEGIN
+        SELECT string_agg(DISTINCT account, ', ' ORDER BY account) INTO unknown
+          FROM ledger_entries
+         WHERE account NOT LIKE 'provider:%:pending'
+           AND account NOT IN ('platform:wallet', 'platform:fees', 'platform:revenue',
+                               'platform:payouts_in_flight', 'platform:network_fees');
+        IF unknown IS NOT NULL THEN
+          RAISE EXCEPTION 'ledger entries on unknown accounts: %', unknown;
+        END IF;
+      END
+      $$
+    `)
+
     this.schema.raw(`
       INSERT INTO ledger_accounts (name, kind, provider_id, may_go_negative, debits_microstx, credits_microstx)
       SELECT e.account, k.kind, k.provider_id, k.may_go_negative,

@@ -32,18 +32,36 @@ async function migratedSince(migration: string) {
 /**
  * The typed accounts' migration on a database that already holds entries on
  * every account (a deployment upgraded to it). Everything the suite migrated
- * after it is rolled back with it and run again; the schema is whole again
- * afterwards, whatever the test's outcome.
+ * after it is rolled back with it before each test and run again after; the
+ * schema is whole again afterwards, whatever the test's outcome.
  */
 test.group('Migrating to typed ledger accounts', (group) => {
-  group.setup(async () => {
+  group.each.setup(async () => {
     await emptyMarketplace()
     await migrate({ direction: 'down', step: await migratedSince(TYPED_ACCOUNTS) })
     return async () => {
+      // Whatever a test left would stop the schema coming back up.
+      await db.rawQuery('TRUNCATE ledger_entries, ledger_transactions')
       await migrate({ direction: 'up' })
       await emptyMarketplace()
     }
   })
+
+  test('names the accounts it does not know instead of migrating them', async ({ assert }) => {
+    const [{ id }] = await db
+      .table('ledger_transactions')
+      .insert({ kind: 'payment', reference: 'c'.repeat(64) })
+      .returning('id')
+    await db.table('ledger_entries').multiInsert([
+      { transaction_id: id, account: accounts.platformWallet.name, amount_microstx: 10 },
+      { transaction_id: id, account: 'platform:mystery', amount_microstx: -10 },
+    ])
+
+    await assert.rejects(
+      () => migrate({ direction: 'up' }),
+      /ledger entries on unknown accounts: platform:mystery/
+    )
+  }).timeout(60_000)
 
   test('creates every account posted to, with its kind and the totals it keeps', async ({
     assert,
