@@ -2,7 +2,7 @@ import { defineConfig } from '#auth/define_config'
 
 /**
  * Sign-In With Stacks (docs/api.md#sign-in-with-stacks-auth). The message's domain and URI come
- * from `app.publicUrl`, its chain id from `chain.network`, both read at each
+ * from config/app.ts's `service.publicUrl`, its chain id from `chain.network`, both read at each
  * request.
  */
 export const signInConfig = defineConfig({
