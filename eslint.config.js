@@ -30,5 +30,36 @@ export default configApp(
         },
       ],
     },
+  },
+  {
+    // The same pattern for the config files' values: importing one skips the bound instance
+    // (and tests' changeConfig). Types are fine; providers bind, config files compose, and
+    // commands that run before the app boots (dev:reset) import them.
+    name: 'Config files are imported by providers, config and commands only',
+    files: ['**/*.{ts,tsx}'],
+    ignores: [
+      'providers/**',
+      'config/**',
+      'commands/**',
+      'tests/support/config.ts',
+      // @adonisjs/core's body parser limits: no config class of ours is bound for them.
+      'app/middleware/refuse_oversized_body_middleware.ts',
+      'app/middleware/require_json_body_middleware.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['\\#config/*'], // `#` opens a comment in these gitignore-style patterns
+              allowTypeImports: true,
+              message:
+                'Take the bound config class (`await app.container.make(SignInConfig)`, `@inject()`, bootedConfig) instead of the config file.',
+            },
+          ],
+        },
+      ],
+    },
   }
 )
