@@ -1,3 +1,4 @@
+import app from '@adonisjs/core/services/app'
 import type { ApiResponse } from '@japa/api-client'
 import { type StacksTransactionWire, privateKeyToAddress } from '@stacks/transactions'
 import { FEE, transfer } from '#tests/support/devnet'
@@ -5,7 +6,7 @@ import { paymentHeader } from '#tests/support/paid_calls'
 import type { PartnerServer } from '#tests/support/partner_server'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, signMessage } from '#tests/support/sign_in'
-import { signInConfig } from '#config/sign_in'
+import { SignInConfig } from '#auth/define_config'
 import type { PaymentRequired } from '#payments/x402'
 import type { SeededRandom } from '#tests/simulation/seeded_random'
 import type { Wallet, World } from '#tests/simulation/world'
@@ -84,7 +85,7 @@ export async function registerSellers(world: World, rng: SeededRandom): Promise<
         key: ownerKey,
         address: session.walletAddress,
         token: session.token,
-        renewAt: renewalOf(signedInAt),
+        renewAt: await renewalOf(signedInAt),
       },
       feedPath: `/feeds/p/${handle}/prices`,
       price,
@@ -97,8 +98,9 @@ export async function registerSellers(world: World, rng: SeededRandom): Promise<
 }
 
 /** An hour before a session signed in at `at` ends: no step of the run lasts that long. */
-function renewalOf(at: number) {
-  return at + signInConfig.sessionTtlMs - 60 * 60_000
+async function renewalOf(at: number) {
+  const { sessionTtlMs } = await app.container.make(SignInConfig)
+  return at + sessionTtlMs - 60 * 60_000
 }
 
 /** The seller, its owner signed in again once its session nears its end, as a person would. */
@@ -106,7 +108,7 @@ export async function signedIn(world: World, seller: Seller) {
   if (world.clock.now() < seller.owner.renewAt) return seller
   const signedInAt = world.clock.now()
   const session = await world.drive(signIn(world.client, seller.owner.key))
-  Object.assign(seller.owner, { token: session.token, renewAt: renewalOf(signedInAt) })
+  Object.assign(seller.owner, { token: session.token, renewAt: await renewalOf(signedInAt) })
   return seller
 }
 

@@ -1,5 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 import { splitPayment } from '#ledger/split'
@@ -21,19 +22,21 @@ export interface Observations {
   internalErrors: string[]
 }
 
-/**
- * `ledger:audit`'s checks, run at once: between steps nothing writes, so they
- * see one state as the command's one-after-another run does.
- */
-class LedgerAuditAtOnce extends LedgerAudit {
-  async discrepancies() {
-    const client = db.connection()
-    const found = await Promise.all(this.checks.map((check) => check(client)))
-    return found.flat()
+/** `ledger:audit`'s checks, on the snapshot every invariant reads. */
+class LedgerAuditIn extends LedgerAudit {
+  async discrepanciesIn(client: QueryClientContract) {
+    const found: string[] = []
+    for (const check of this.checks) found.push(...(await check(client)))
+    return found
   }
 }
 
-type Invariant = (world: World, sellers: Seller[], observed: Observations) => Promise<string[]>
+type Invariant = (
+  client: QueryClientContract,
+  world: World,
+  sellers: Seller[],
+  observed: Observations
+) => Promise<string[]>
 
 /**
  * Checked after every step. Each returns one line per violation. Money
@@ -41,20 +44,18 @@ type Invariant = (world: World, sellers: Seller[], observed: Observations) => Pr
  */
 export const INVARIANTS: Record<string, Invariant> = {
   'ledger:audit passes (every ledger group sums to zero, cached balances, credits, withdrawal postings, nonces)':
-    () => new LedgerAuditAtOnce(db).discrepancies(),
+    (client) => new LedgerAuditIn(db).discrepanciesIn(client),
 
-  'no negative balance': async () => {
-    const [providers, accounts] = await Promise.all([
-      db.rawQuery(
-        `SELECT handle FROM providers
-          WHERE pending_revenue_microstx < 0 OR lifetime_earned_microstx < 0 OR total_withdrawn_microstx < 0`
-      ),
-      db.rawQuery(
-        `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
-          WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
-          GROUP BY account HAVING sum(amount_microstx) > 0`
-      ),
-    ])
+  'no negative balance': async (client) => {
+    const providers = await client.rawQuery(
+      `SELECT handle FROM providers
+        WHERE pending_revenue_microstx < 0 OR lifetime_earned_microstx < 0 OR total_withdrawn_microstx < 0`
+    )
+    const accounts = await client.rawQuery(
+      `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
+        WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
+        GROUP BY account HAVING sum(amount_microstx) > 0`
+    )
     return [
       ...providers.rows.map(
         (row: { handle: string }) => `provider ${row.handle} has a negative balance`
@@ -66,15 +67,17 @@ export const INVARIANTS: Record<string, Invariant> = {
     ]
   },
 
-  "each provider's credits are exactly 97 % of its confirmed payments": async (_world, sellers) => {
-    const [payments, earned, platform] = await Promise.all([
-      db.rawQuery(
-        `SELECT f.provider_id, p.amount_microstx FROM payments p JOIN feeds f ON f.id = p.feed_id
-          WHERE p.purpose = 'feed' AND p.status = 'confirmed'`
-      ),
-      cachedTotals(sellers, 'lifetime_earned_microstx'),
-      ledgerBalances(['platform:fees', 'platform:revenue']),
-    ])
+  "each provider's credits are exactly 97 % of its confirmed payments": async (
+    client,
+    _world,
+    sellers
+  ) => {
+    const payments = await client.rawQuery(
+      `SELECT f.provider_id, p.amount_microstx FROM payments p JOIN feeds f ON f.id = p.feed_id
+        WHERE p.purpose = 'feed' AND p.status = 'confirmed'`
+    )
+    const earned = await cachedTotals(client, sellers, 'lifetime_earned_microstx')
+    const platform = await ledgerBalances(client, ['platform:fees', 'platform:revenue'])
     const expected = new Map<string | null, { share: bigint; fee: bigint; gross: bigint }>()
     for (const row of payments.rows as { provider_id: string | null; amount_microstx: string }[]) {
       const amount = BigInt(row.amount_microstx) as Microstx
@@ -112,25 +115,23 @@ export const INVARIANTS: Record<string, Invariant> = {
   },
 
   'withdrawn equals the withdrawals debited; paid out equals the confirmed ones, on chain too':
-    async (world, sellers) => {
-      const [withdrawals, withdrawn, paidOut, confirmed] = await Promise.all([
-        db
-          .from('withdrawals')
-          .whereIn(
-            'provider_id',
-            sellers.map((seller) => seller.providerId)
-          )
-          .select('provider_id', 'status', 'amount_microstx', 'destination_address'),
-        cachedTotals(sellers, 'total_withdrawn_microstx'),
-        db.rawQuery(
-          `SELECT coalesce(sum(e.amount_microstx), 0) AS total FROM ledger_entries e
-             JOIN ledger_transactions t ON t.id = e.transaction_id
-            WHERE t.kind = 'withdrawal_payout' AND e.amount_microstx > 0`
-        ),
-        db.rawQuery(
-          `SELECT coalesce(sum(amount_microstx), 0) AS total FROM withdrawals WHERE status = 'confirmed'`
-        ),
-      ])
+    async (client, world, sellers) => {
+      const withdrawals = await client
+        .from('withdrawals')
+        .whereIn(
+          'provider_id',
+          sellers.map((seller) => seller.providerId)
+        )
+        .select('provider_id', 'status', 'amount_microstx', 'destination_address')
+      const withdrawn = await cachedTotals(client, sellers, 'total_withdrawn_microstx')
+      const paidOut = await client.rawQuery(
+        `SELECT coalesce(sum(e.amount_microstx), 0) AS total FROM ledger_entries e
+           JOIN ledger_transactions t ON t.id = e.transaction_id
+          WHERE t.kind = 'withdrawal_payout' AND e.amount_microstx > 0`
+      )
+      const confirmed = await client.rawQuery(
+        `SELECT coalesce(sum(amount_microstx), 0) AS total FROM withdrawals WHERE status = 'confirmed'`
+      )
       const violations: string[] = []
       for (const seller of sellers) {
         const rows = withdrawals.filter((row) => row.provider_id === seller.providerId)
@@ -160,8 +161,8 @@ export const INVARIANTS: Record<string, Invariant> = {
       return violations
     },
 
-  'no txid redeemed twice': async (_world, _sellers, observed) => {
-    const twice = await db.rawQuery(
+  'no txid redeemed twice': async (client, _world, _sellers, observed) => {
+    const twice = await client.rawQuery(
       `SELECT reference FROM ledger_transactions WHERE kind = 'payment'
         GROUP BY reference HAVING count(*) > 1`
     )
@@ -179,8 +180,8 @@ export const INVARIANTS: Record<string, Invariant> = {
     return violations
   },
 
-  'no platform nonce used twice': async () => {
-    const result = await db.rawQuery(
+  'no platform nonce used twice': async (client) => {
+    const result = await client.rawQuery(
       `SELECT nonce FROM withdrawals WHERE nonce IS NOT NULL AND status <> 'failed'
         GROUP BY sender_address, nonce HAVING count(*) > 1`
     )
@@ -188,13 +189,14 @@ export const INVARIANTS: Record<string, Invariant> = {
   },
 
   'every served paid response matches one confirmed or pending payment': async (
+    client,
     _world,
     _sellers,
     observed
   ) => {
     const violations: string[] = []
     const rows: { txid: string; purpose: string; status: string; response: string | null }[] =
-      await db
+      await client
         .from('payments')
         .whereIn('txid', [...new Set(observed.served.map((served) => served.txid))])
         .select('txid', 'purpose', 'status', 'response')
@@ -215,39 +217,49 @@ export const INVARIANTS: Record<string, Invariant> = {
     return violations
   },
 
-  'no request failed on the service side (500)': async (_world, _sellers, observed) =>
+  'no request failed on the service side (500)': async (_client, _world, _sellers, observed) =>
     observed.internalErrors,
 }
 
-/** Every invariant, at once (they only read, between steps), violations in INVARIANTS' order. */
+/**
+ * Every invariant, violations in INVARIANTS' order. They read in one
+ * REPEATABLE READ READ ONLY transaction, so all of them see one snapshot: the
+ * confirmation watcher may still post between steps. Its one connection runs
+ * one query at a time, so they run one after another.
+ */
 export async function checkInvariants(world: World, sellers: Seller[], observed: Observations) {
-  const found = await Promise.all(
-    Object.entries(INVARIANTS).map(async ([name, invariant]) => {
-      const violations = await invariant(world, sellers, observed)
-      return violations.map((violation) => `${name}: ${violation}`)
-    })
-  )
-  return found.flat()
+  const trx = await db.transaction()
+  try {
+    await trx.rawQuery('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    const found: string[] = []
+    for (const [name, invariant] of Object.entries(INVARIANTS)) {
+      const violations = await invariant(trx, world, sellers, observed)
+      found.push(...violations.map((violation) => `${name}: ${violation}`))
+    }
+    return found
+  } finally {
+    await trx.rollback()
+  }
 }
 
 /**
- * What `node ace ledger:audit` runs: the ledger's own checks and, `withChain`,
- * the settled withdrawals against the chain.
+ * What `node ace ledger:audit` runs: the ledger's own checks and the settled
+ * withdrawals against the chain.
  */
-export async function ledgerAuditFindings({ withChain }: { withChain: boolean }) {
+export async function ledgerAuditFindings() {
   const audit = await app.container.make(LedgerAudit)
   const report = await audit.run()
-  if (!withChain) return report.discrepancies
   const chainAudit = await app.container.make(WithdrawalChainAudit)
   return [...report.discrepancies, ...(await chainAudit.run())]
 }
 
 /** A cached total of each seller's provider row, by provider id. */
 async function cachedTotals(
+  client: QueryClientContract,
   sellers: Seller[],
   column: 'lifetime_earned_microstx' | 'total_withdrawn_microstx'
 ): Promise<Map<string, bigint>> {
-  const rows = await db
+  const rows = await client
     .from('providers')
     .whereIn(
       'id',
@@ -262,8 +274,11 @@ function sum(rows: { amount_microstx: string }[]) {
 }
 
 /** Ledger balances (debits positive) of the named accounts. */
-export async function ledgerBalances(names: string[]): Promise<Record<string, bigint>> {
-  const result = await db
+export async function ledgerBalances(
+  client: QueryClientContract,
+  names: string[]
+): Promise<Record<string, bigint>> {
+  const result = await client
     .from('ledger_entries')
     .whereIn('account', names)
     .groupBy('account')

@@ -92,6 +92,18 @@ export class PendingIo {
     }
   }
 
+  /**
+   * What is still tracked, for the end of a run: requests made and not
+   * answered, requests a server has not finished, queries not answered.
+   * A request counted and never ended would keep `settle` from ever seeing
+   * quiet again (its server's side ended, the caller's not). Null when
+   * nothing is.
+   */
+  leftover(): string | null {
+    if (this.#requests.size + this.#serving.size + this.#queries === 0) return null
+    return `${this.#requests.size} request(s), ${this.#serving.size} being served, ${this.#queries} query(ies)`
+  }
+
   #busy() {
     return this.#queries > 0 || this.#requests.size > this.#serving.size
   }

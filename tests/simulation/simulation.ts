@@ -35,6 +35,8 @@ export interface SimulationReport {
   realMs: Map<string, number>
   /** Invariants evaluated (each invariant after each step, and the final checks). */
   invariantChecks: number
+  /** I/O still tracked once everything settled (PendingIo.leftover): a leak if not null. */
+  leftoverIo: string | null
 }
 
 /** A seed whose run broke an invariant (or stopped): where, why, and how to replay it. */
@@ -125,7 +127,7 @@ export async function simulate(
 
     const final = await timed('(settle and final checks)', async () => {
       const unsettled = await settleEverything(world)
-      const audit = await ledgerAuditFindings({ withChain: true })
+      const audit = await ledgerAuditFindings()
       return [
         ...unsettled,
         ...(await checkInvariants(world, sellers, run.observed)),
@@ -137,7 +139,16 @@ export async function simulate(
     invariantChecks += Object.keys(INVARIANTS).length + 3
     trace.push(`end: settled, ${final.length} finding(s)`)
     if (final.length > 0) throw new SimulationFailure(seed, 'end', steps, trace, final)
-    return { seed, steps, trace, faults: run.tally, kinds, realMs, invariantChecks }
+    return {
+      seed,
+      steps,
+      trace,
+      faults: run.tally,
+      kinds,
+      realMs,
+      invariantChecks,
+      leftoverIo: world.leftoverIo(),
+    }
   } finally {
     await world.close()
   }
@@ -206,7 +217,7 @@ interface HiroTransfer {
  */
 async function chainAgreesWithLedger(run: Run): Promise<string[]> {
   const { world } = run
-  const balances = await ledgerBalances(['platform:wallet'])
+  const balances = await ledgerBalances(db.connection(), ['platform:wallet'])
   const ledger = balances['platform:wallet']
   const facilitator = await db
     .from('payments')

@@ -38,6 +38,7 @@ export class SimulationSummary {
       ...this.#failed.map(({ seed, step }) => `    seed ${seed} failed at step ${step}`),
       `  steps: ${steps} in passing seeds, ${seconds.toFixed(1)} s in all (${(steps / seconds).toFixed(1)} steps/s)`,
       `  invariant checks: ${checks}`,
+      ...this.#leftoverIo(),
       '  steps by kind:',
       ...byCount(kinds).map(([kind, count]) => `    ${kind}: ${count}`),
       '  real time by step kind (passing seeds): total s, ms per step',
@@ -50,5 +51,15 @@ export class SimulationSummary {
       ...byCount(faults.counts).map(([kind, count]) => `    ${kind}: ${count}`),
       '',
     ].join('\n')
+  }
+
+  /** I/O PendingIo still tracked at the end of a passing seed: each is a leak in its tracking. */
+  #leftoverIo(): string[] {
+    const leaks = this.#passed.filter((report) => report.leftoverIo !== null)
+    if (leaks.length === 0) return ['  I/O still tracked at the end of a seed: none']
+    return [
+      '  I/O still tracked at the end of a seed (a leak in PendingIo):',
+      ...leaks.map((report) => `    seed ${report.seed}: ${report.leftoverIo}`),
+    ]
   }
 }

@@ -42,8 +42,8 @@ export const SLOT_MS = 19_000
 const CONFIRMATION_POLLS = { firstPollMs: 5, pollIntervalMs: 500 }
 /** Real ms with I/O in flight and nothing moving after which virtual time moves anyway. */
 const STALL_MS = 250
-/** How far virtual time moves then. */
-const STALL_STEP_MS = 5
+/** Real ms a step may go on with nothing due on the clock before it fails as hung. */
+const HUNG_REAL_MS = 30_000
 /** A step still running after this much virtual time is a hang, reported as a failure. */
 const STEP_LIMIT_MS = 10 * 60_000
 /** A held request (devnet or upstream time-out fault) is dropped after this much virtual time. */
@@ -82,10 +82,10 @@ export interface MirrorSite {
  * feed. Virtual time moves only inside `drive` and `endStep`.
  */
 export class World {
-  #chain!: Awaited<ReturnType<typeof pointAppAtChain>>
+  #chain?: Awaited<ReturnType<typeof pointAppAtChain>>
   #upstream!: Awaited<ReturnType<typeof pointBuiltinFeedsAtSimulator>>
-  #restoreWithdrawalConfig!: () => void
   #io!: PendingIo
+  #undo!: Undo[]
   #stepStartedAt = START_MS
   /** False while a fault holds blocks back for the current step. */
   #blocksFlowing = true
@@ -104,15 +104,34 @@ export class World {
   }
 
   static async create(client: ApiClient, funded: Wallet[], partnerCount: number): Promise<World> {
+    const undo: Undo[] = []
+    try {
+      return await World.#build(client, funded, partnerCount, undo)
+    } catch (error) {
+      await undoAll(undo)
+      throw error
+    }
+  }
+
+  /** Builds the world, pushing onto `undo` how to take back each thing as it is set up. */
+  static async #build(
+    client: ApiClient,
+    funded: Wallet[],
+    partnerCount: number,
+    undo: Undo[]
+  ): Promise<World> {
     const clock = new ManualClock(START_MS)
     app.container.swap(Clock, () => clock)
+    undo.push(() => app.container.restore(Clock))
     // The app's client is a singleton holding the Clock it was made with (an
     // earlier seed's, or the real one): the drivers' time-outs need this run's.
     const outbound = new OutboundClient({ ...(await app.container.make(OutboundConfig)), clock })
     app.container.swap(OutboundClient, () => outbound)
+    undo.push(() => app.container.restore(OutboundClient))
     const platform = await app.container.make(PlatformWallet)
     const payTo = platform.address
     const io = new PendingIo()
+    undo.push(() => io.stop())
     io.start()
     const hangTimer = (callback: () => void, ms: number) => clock.setTimeout(callback, ms)
     const devnet = await startDevnet({
@@ -126,22 +145,25 @@ export class World {
         ...funded.map((wallet) => ({ address: wallet.address, amount: BUYER_FUNDS })),
       ],
     })
-    const partners = await Promise.all(
-      Array.from({ length: partnerCount }, () =>
-        startPartnerServer({
-          routes: ['/v1/prices'],
-          now: () => clock.now(),
-        })
-      )
-    )
+    undo.push(() => devnet.stop())
+    const partners: PartnerServer[] = []
+    for (let index = 0; index < partnerCount; index++) {
+      const partner = await startPartnerServer({ routes: ['/v1/prices'], now: () => clock.now() })
+      undo.push(() => partner.close())
+      partners.push(partner)
+    }
     const mirror = await startMirrorSite()
+    undo.push(() => mirror.site.close())
     const world = new World(client, clock, devnet, payTo, partners, mirror)
     world.#io = io
+    world.#undo = undo
     world.#upstream = await pointBuiltinFeedsAtSimulator({
       timeoutMs: UPSTREAM_TIMEOUT_MS,
       simulator: { now: () => clock.now(), hangMs: HANG_MS, hangTimer },
     })
-    world.#restoreWithdrawalConfig = withoutWithdrawalDelays()
+    undo.push(() => world.#upstream.restore())
+    undo.push(withoutWithdrawalDelays())
+    undo.push(() => world.#dropServices())
     await world.#buildServices()
     return world
   }
@@ -156,10 +178,14 @@ export class World {
    * and then straight to the next timer due: how far time moves never depends
    * on how fast the machine is, and no real time is spent waiting for it. A
    * request held unanswered (a hang fault) ends the same way: by the server's
-   * hold timer or the caller's `clock.deadline`, both on this clock. What
-   * waits on the wall clock instead: nothing due on the clock (1 ms real
-   * waits). I/O in flight with nothing moving for STALL_MS moves time by
-   * STALL_STEP_MS.
+   * hold timer or the caller's `clock.deadline`, both on this clock.
+   *
+   * Two fallbacks wait on the wall clock. Something in flight with nothing
+   * moving for STALL_MS real ms (a query waiting on a lock that work waiting
+   * on the clock holds) moves time to the next timer due as well. Nothing due
+   * on the clock while the work has not ended is waited out in 1 ms real
+   * steps (work resumed by what PendingIo does not track); after HUNG_REAL_MS
+   * of that the step fails as hung.
    */
   async drive<T>(work: Promise<T>): Promise<T> {
     let settled = false
@@ -168,6 +194,7 @@ export class World {
     })
     tracked.catch(() => {})
     const startedAt = this.clock.now()
+    let nothingDueSince: number | null = null
     for (;;) {
       const state = await this.#io.settle(STALL_MS)
       if (settled) break
@@ -175,13 +202,20 @@ export class World {
         throw new Error(`the step still runs after ${STEP_LIMIT_MS / 60_000} virtual minutes`)
       }
       const next = this.clock.nextDueAt
-      if (state === 'stalled') {
-        this.clock.advance(STALL_STEP_MS)
-      } else if (next === null) {
-        await Promise.race([tracked, realMs(1)])
-      } else {
+      if (next !== null) {
+        nothingDueSince = null
         this.clock.advance(next - this.clock.now())
+        continue
       }
+      nothingDueSince ??= performance.now()
+      if (performance.now() - nothingDueSince > HUNG_REAL_MS) {
+        const inFlight =
+          state === 'stalled' ? `in flight: ${this.#io.leftover()}` : 'nothing in flight'
+        throw new Error(
+          `hung: ${inFlight}, nothing due on the clock for ${HUNG_REAL_MS / 1_000} s of real time`
+        )
+      }
+      await Promise.race([tracked, realMs(1)])
     }
     return tracked
   }
@@ -229,24 +263,25 @@ export class World {
    * and built anew; only the database and the chain remain.
    */
   async crash() {
-    this.#chain.restore()
+    await this.#dropServices()
     await this.#buildServices()
   }
 
+  /** What PendingIo still tracks: nothing should be, once a run has settled. */
+  leftoverIo() {
+    return this.#io.leftover()
+  }
+
+  /** Takes back everything `create` set up, last first. */
   async close() {
-    this.#io.stop()
-    this.#chain.restore()
-    this.#restoreWithdrawalConfig()
+    await undoAll(this.#undo)
+  }
+
+  /** Takes back what `#buildServices` set up (any part of it). */
+  async #dropServices() {
+    this.#chain?.restore()
     await sources.restore()
-    await this.#upstream.restore()
-    for (const binding of [FeedReader, FeedDirectory, FeedCache, OutboundClient, Clock]) {
-      app.container.restore(binding)
-    }
-    await Promise.all([
-      this.devnet.stop(),
-      this.mirror.site.close(),
-      ...this.partners.map((partner) => partner.close()),
-    ])
+    for (const binding of [FeedReader, FeedDirectory, FeedCache]) app.container.restore(binding)
   }
 
   async #buildServices() {
@@ -275,6 +310,22 @@ export class World {
       driverFactories.urlMirror({ timeoutMs: SOURCE_TIMEOUT_MS, maxBytes: 1_048_576 })
     )
   }
+}
+
+type Undo = () => unknown
+
+/** Runs the undo steps, last first, each even when an earlier one failed. */
+async function undoAll(undo: Undo[]) {
+  const failures: unknown[] = []
+  for (const step of undo.splice(0).reverse()) {
+    try {
+      await step()
+    } catch (error) {
+      failures.push(error)
+    }
+  }
+  if (failures.length > 0)
+    throw new AggregateError(failures, 'the world was not taken down cleanly')
 }
 
 /** A real-time wait: for what the clock does not drive. */
