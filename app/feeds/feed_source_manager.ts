@@ -21,8 +21,12 @@ import type {
 export class FeedSourceManager {
   #factories: Map<string, FeedSourceDriverFactory>
   #drivers = new Map<string, Promise<FeedSourceDriver>>()
-  /** The factories `fake` replaced, by name (undefined: the name was not registered). */
-  #faked = new Map<string, FeedSourceDriverFactory | undefined>()
+  /**
+   * The factories `fake` replaced, by name, oldest first: fakes nest, each
+   * `restore(name)` puts back the one before (undefined: the name was not
+   * registered).
+   */
+  #faked = new Map<string, Array<FeedSourceDriverFactory | undefined>>()
 
   constructor(
     config: { sources: Record<string, FeedSourceDriverFactory> },
@@ -83,7 +87,8 @@ export class FeedSourceManager {
    * without a name) is served by an in-memory FakeSourceDriver, returned to
    * control it; or, given a factory, by that factory's driver (a real
    * driver with a test's options). A faked source keeps its declaration
-   * unless the factory brings its own.
+   * unless the factory brings its own. Fakes nest: `restore(name)` puts
+   * back the previous fake.
    */
   fake(name?: string): FakeSourceDriver
   fake(name: string, factory: FeedSourceDriverFactory): void
@@ -91,8 +96,10 @@ export class FeedSourceManager {
     const names = name === undefined ? this.names() : [name]
     const fake = factory ? undefined : new FakeSourceDriver(name ?? 'every')
     for (const faked of names) {
-      if (!this.#faked.has(faked)) this.#faked.set(faked, this.#factories.get(faked))
-      const declaration = this.#faked.get(faked)?.declaration
+      const replaced = this.#faked.get(faked) ?? []
+      replaced.push(this.#factories.get(faked))
+      this.#faked.set(faked, replaced)
+      const declaration = replaced[0]?.declaration
       const replacement =
         factory ?? Object.assign(() => fake as FakeSourceDriver, declaration ? { declaration } : {})
       void this.#forget(faked)
@@ -101,14 +108,19 @@ export class FeedSourceManager {
     return fake
   }
 
-  /** Puts back what `fake` replaced: the named source, or every faked one (then closes the fakes). */
+  /**
+   * Undoes the named source's last `fake` (putting back the fake before it,
+   * or the original); without a name, undoes every fake of every source.
+   * Closes the drivers it drops.
+   */
   async restore(name?: string) {
     const names = name === undefined ? [...this.#faked.keys()] : [name]
     const closing: Array<Promise<void>> = []
     for (const restored of names) {
-      if (!this.#faked.has(restored)) continue
-      const original = this.#faked.get(restored)
-      this.#faked.delete(restored)
+      const replaced = this.#faked.get(restored)
+      if (!replaced) continue
+      const original = name === undefined ? replaced[0] : replaced.pop()
+      if (name === undefined || replaced.length === 0) this.#faked.delete(restored)
       closing.push(this.#forget(restored))
       if (original) this.#factories.set(restored, original)
       else this.#factories.delete(restored)
