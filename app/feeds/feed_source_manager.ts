@@ -1,12 +1,13 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { FakeSourceDriver } from '#feeds/drivers/fake_source_driver'
-import { E_UNKNOWN_SOURCE_DRIVER } from '#feeds/exceptions'
+import { E_POLL_WITHOUT_INTERVAL, E_UNKNOWN_SOURCE_DRIVER } from '#feeds/exceptions'
 import type { SourceChoice } from '#feeds/source_choice'
-import type {
-  FeedSourceDriver,
-  FeedSourceDriverFactory,
-  SourceDeclaration,
-  SourceDriverMode,
+import {
+  type FeedSourceDriver,
+  type FeedSourceDriverFactory,
+  isPolling,
+  type SourceDeclaration,
+  type SourceDriverMode,
 } from '#feeds/source_driver'
 
 /**
@@ -60,8 +61,7 @@ export class FeedSourceManager {
   async polledNames(): Promise<string[]> {
     const polled: string[] = []
     for (const name of this.names()) {
-      const driver = await this.use(name)
-      if (driver.poll) polled.push(name)
+      if (isPolling(await this.use(name))) polled.push(name)
     }
     return polled
   }
@@ -71,7 +71,10 @@ export class FeedSourceManager {
     if (cached) return cached
     const factory = this.#factories.get(name)
     if (!factory) throw new E_UNKNOWN_SOURCE_DRIVER([name])
-    const driver = Promise.resolve(factory(name, this.app))
+    const driver = Promise.resolve(factory(name, this.app)).then((created) => {
+      if (created.poll && !created.pollIntervalMs) throw new E_POLL_WITHOUT_INTERVAL([name])
+      return created
+    })
     this.#drivers.set(name, driver)
     return driver
   }

@@ -143,4 +143,16 @@ test.group('FeedSourceManager', () => {
       maxBytes: 1_048_576,
     }, 'restore() undoes every fake at once')
   })
+
+  test('a driver that polls without a poll interval is refused when created, not on its first poll', async ({
+    assert,
+  }) => {
+    const sources = manager()
+    const unscheduled = Object.assign(new FixedDocumentDriver(), {
+      poll: async () => ({ outcome: 'unchanged' as const }),
+    })
+    sources.extend('unscheduled', () => unscheduled)
+    await assert.rejects(() => sources.use('unscheduled'), /has poll\(\) without pollIntervalMs\(\)/)
+    await assert.rejects(() => sources.polledNames(), /"unscheduled"/)
+  })
 })
