@@ -138,10 +138,12 @@ test.group('FeedSourceManager', () => {
     sources.fake('webhook_push')
     sources.fake('webhook_push')
     await sources.restore()
-    assert.deepEqual((await sources.use('webhook_push')).receives, {
-      via: 'push',
-      maxBytes: 1_048_576,
-    }, 'restore() undoes every fake at once')
+    const original = await sources.use('webhook_push')
+    assert.deepEqual(
+      original.receives,
+      { via: 'push', maxBytes: 1_048_576 },
+      'restore() undoes every fake at once'
+    )
   })
 
   test('a driver that polls without a poll interval is refused when created, not on its first poll', async ({
@@ -152,7 +154,10 @@ test.group('FeedSourceManager', () => {
       poll: async () => ({ outcome: 'unchanged' as const }),
     })
     sources.extend('unscheduled', () => unscheduled)
-    await assert.rejects(() => sources.use('unscheduled'), /has poll\(\) without pollIntervalMs\(\)/)
+    await assert.rejects(
+      () => sources.use('unscheduled'),
+      /has poll\(\) without pollIntervalMs\(\)/
+    )
     await assert.rejects(() => sources.polledNames(), /"unscheduled"/)
   })
 })
