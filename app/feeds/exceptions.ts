@@ -36,6 +36,12 @@ export const E_UNKNOWN_SOURCE_DRIVER = createError<[driver: string]>(
   500
 )
 
+export const E_POLL_WITHOUT_INTERVAL = createError<[driver: string]>(
+  'The feed source driver "%s" has poll() without pollIntervalMs()',
+  'E_POLL_WITHOUT_INTERVAL',
+  500
+)
+
 export const E_FEED_UNAVAILABLE = defineError<[feed: string]>(
   'feed_unavailable',
   'Feed "%s" is paused by its provider'

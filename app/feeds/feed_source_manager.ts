@@ -1,12 +1,13 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import { FakeSourceDriver } from '#feeds/drivers/fake_source_driver'
-import { E_UNKNOWN_SOURCE_DRIVER } from '#feeds/exceptions'
+import { E_POLL_WITHOUT_INTERVAL, E_UNKNOWN_SOURCE_DRIVER } from '#feeds/exceptions'
 import type { SourceChoice } from '#feeds/source_choice'
-import type {
-  FeedSourceDriver,
-  FeedSourceDriverFactory,
-  SourceDeclaration,
-  SourceDriverMode,
+import {
+  type FeedSourceDriver,
+  type FeedSourceDriverFactory,
+  isPolling,
+  type SourceDeclaration,
+  type SourceDriverMode,
 } from '#feeds/source_driver'
 
 /**
@@ -21,8 +22,12 @@ import type {
 export class FeedSourceManager {
   #factories: Map<string, FeedSourceDriverFactory>
   #drivers = new Map<string, Promise<FeedSourceDriver>>()
-  /** The factories `fake` replaced, by name (undefined: the name was not registered). */
-  #faked = new Map<string, FeedSourceDriverFactory | undefined>()
+  /**
+   * The factories `fake` replaced, by name, oldest first: fakes nest, each
+   * `restore(name)` puts back the one before (undefined: the name was not
+   * registered).
+   */
+  #faked = new Map<string, Array<FeedSourceDriverFactory | undefined>>()
 
   constructor(
     config: { sources: Record<string, FeedSourceDriverFactory> },
@@ -56,8 +61,7 @@ export class FeedSourceManager {
   async polledNames(): Promise<string[]> {
     const polled: string[] = []
     for (const name of this.names()) {
-      const driver = await this.use(name)
-      if (driver.poll) polled.push(name)
+      if (isPolling(await this.use(name))) polled.push(name)
     }
     return polled
   }
@@ -67,7 +71,10 @@ export class FeedSourceManager {
     if (cached) return cached
     const factory = this.#factories.get(name)
     if (!factory) throw new E_UNKNOWN_SOURCE_DRIVER([name])
-    const driver = Promise.resolve(factory(name, this.app))
+    const driver = Promise.resolve(factory(name, this.app)).then((created) => {
+      if (created.poll && !created.pollIntervalMs) throw new E_POLL_WITHOUT_INTERVAL([name])
+      return created
+    })
     this.#drivers.set(name, driver)
     return driver
   }
@@ -83,7 +90,8 @@ export class FeedSourceManager {
    * without a name) is served by an in-memory FakeSourceDriver, returned to
    * control it; or, given a factory, by that factory's driver (a real
    * driver with a test's options). A faked source keeps its declaration
-   * unless the factory brings its own.
+   * unless the factory brings its own. Fakes nest: `restore(name)` puts
+   * back the previous fake.
    */
   fake(name?: string): FakeSourceDriver
   fake(name: string, factory: FeedSourceDriverFactory): void
@@ -91,8 +99,10 @@ export class FeedSourceManager {
     const names = name === undefined ? this.names() : [name]
     const fake = factory ? undefined : new FakeSourceDriver(name ?? 'every')
     for (const faked of names) {
-      if (!this.#faked.has(faked)) this.#faked.set(faked, this.#factories.get(faked))
-      const declaration = this.#faked.get(faked)?.declaration
+      const replaced = this.#faked.get(faked) ?? []
+      replaced.push(this.#factories.get(faked))
+      this.#faked.set(faked, replaced)
+      const declaration = replaced[0]?.declaration
       const replacement =
         factory ?? Object.assign(() => fake as FakeSourceDriver, declaration ? { declaration } : {})
       void this.#forget(faked)
@@ -101,14 +111,19 @@ export class FeedSourceManager {
     return fake
   }
 
-  /** Puts back what `fake` replaced: the named source, or every faked one (then closes the fakes). */
+  /**
+   * Undoes the named source's last `fake` (putting back the fake before it,
+   * or the original); without a name, undoes every fake of every source.
+   * Closes the drivers it drops.
+   */
   async restore(name?: string) {
     const names = name === undefined ? [...this.#faked.keys()] : [name]
     const closing: Array<Promise<void>> = []
     for (const restored of names) {
-      if (!this.#faked.has(restored)) continue
-      const original = this.#faked.get(restored)
-      this.#faked.delete(restored)
+      const replaced = this.#faked.get(restored)
+      if (!replaced) continue
+      const original = name === undefined ? replaced[0] : replaced.pop()
+      if (name === undefined || replaced.length === 0) this.#faked.delete(restored)
       closing.push(this.#forget(restored))
       if (original) this.#factories.set(restored, original)
       else this.#factories.delete(restored)

@@ -6,7 +6,7 @@ import { FeedsConfig, type MirrorPollingConfig } from '#feeds/define_config'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
-import { type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
+import { isPolling, SourceUnavailable } from '#feeds/source_driver'
 import Feed from '#models/feed'
 
 /** Back-off after consecutive failures: the interval doubled per failure, up to max(interval, 1 h). */
@@ -195,9 +195,10 @@ export class MirrorPoller {
    */
   async pollOne(feed: Feed, since = this.clock.now()): Promise<'updated' | 'unchanged' | 'failed'> {
     const driver = await this.sources.use(feed.sourceType)
-    const intervalMs = intervalOf(driver, feed)
+    if (!isPolling(driver)) throw new Error(`the ${feed.sourceType} source does not poll`)
+    const intervalMs = driver.pollIntervalMs(feed)
     try {
-      const result = await driver.poll!(feed)
+      const result = await driver.poll(feed)
       await this.snapshots.recordSuccess(feed.id, since + intervalMs)
       await this.stats.recordSourceCall(feed.id, true)
       return result.outcome
@@ -218,10 +219,6 @@ export class MirrorPoller {
       return 'failed'
     }
   }
-}
-
-function intervalOf(driver: FeedSourceDriver, feed: Feed) {
-  return driver.pollIntervalMs!(feed)
 }
 
 function kindOf(error: SourceUnavailable): string {

@@ -74,7 +74,7 @@ export interface FeedSourceDriver {
    * feed's error rate.
    */
   poll?(feed: Feed): Promise<PollResult>
-  /** Required with poll: how often the feed is polled. */
+  /** Required with poll (see PollingDriver): how often the feed is polled. */
   pollIntervalMs?(feed: Feed): number
   /** Optional: fetches the source once now without storing it (the owner's source test). */
   probe?(feed: Feed): Promise<SourceProbe>
@@ -82,6 +82,20 @@ export interface FeedSourceDriver {
   readonly receives?: ReceivedDocuments
   /** Optional: release resources at shutdown. */
   close?(): Promise<void>
+}
+
+/**
+ * A driver that polls its source: `poll` comes with its interval. The
+ * FeedSourceManager refuses a driver with `poll` and no `pollIntervalMs`
+ * when it creates it, so `isPolling` need only look at `poll`.
+ */
+export interface PollingDriver extends FeedSourceDriver {
+  poll(feed: Feed): Promise<PollResult>
+  pollIntervalMs(feed: Feed): number
+}
+
+export function isPolling(driver: FeedSourceDriver): driver is PollingDriver {
+  return driver.poll !== undefined
 }
 
 /**

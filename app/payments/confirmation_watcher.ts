@@ -46,10 +46,6 @@ export class ConfirmationWatcher {
     private options: ConfirmationWatcherOptions
   ) {}
 
-  get waitingCount() {
-    return this.#waiting.size
-  }
-
   /** Resolves when the txid confirms or fails on chain, or with `pending` after `waitMs`. */
   wait(txid: string, waitMs: number): Promise<ConfirmationOutcome> {
     return new Promise((resolve) => {

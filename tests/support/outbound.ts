@@ -28,9 +28,9 @@ export function swapOutboundClient(client: OutboundClient) {
   const factories = feedsConfig.sources
   app.container.swap(OutboundClient, () => client)
   for (const name of OUTBOUND_SOURCES) sources.fake(name, factories[name])
-  return () => {
+  return async () => {
     app.container.restore(OutboundClient)
-    for (const name of OUTBOUND_SOURCES) void sources.restore(name)
+    for (const name of OUTBOUND_SOURCES) await sources.restore(name)
   }
 }
 

@@ -8,7 +8,7 @@ import {
   DEFAULT_POLL_INTERVAL_SECONDS,
   URL_MIRROR_POLL_INTERVALS,
 } from '#feeds/drivers/url_mirror_settings'
-import type { FeedPayload, FeedSourceDriver, PollResult, SourceProbe } from '#feeds/source_driver'
+import type { FeedPayload, PollingDriver, PollResult, SourceProbe } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 import type { OutboundClient } from '#outbound/outbound_client'
 import { OutboundFailure, describeOutboundFailure } from '#outbound/outbound_failure'
@@ -82,7 +82,7 @@ export const STALE_AFTER_INTERVALS = 3
  * a 304 keeps the snapshot, only a JSON object or array replaces it, and a
  * failure (MirrorFailure) leaves the last good one in place.
  */
-export class UrlMirrorDriver implements FeedSourceDriver {
+export class UrlMirrorDriver implements PollingDriver {
   readonly name: string
   readonly #timeoutMs: number
   readonly #maxBytes: number

@@ -112,7 +112,7 @@ test.group('Found by fuzzing | a manifest we cannot write back out', (group) => 
       assert.isFalse(present.ok)
       assert.include(present.detail, 'nested deeper than 256 levels')
     } finally {
-      outbound.restore()
+      await outbound.restore()
       await server.close()
     }
   })

@@ -56,7 +56,7 @@ test.group('Fuzzing | provider manifests', (group) => {
     app.container.swap(ManifestReportCache, () => reports)
     return async () => {
       app.container.restore(ManifestReportCache)
-      outbound.restore()
+      await outbound.restore()
       manual.restore()
       await server.close()
     }

@@ -152,7 +152,7 @@ test.group('Provider manifest verification', (group) => {
       await site?.close()
       site = undefined
       app.container.restore(ManifestReportCache)
-      outbound.restore()
+      await outbound.restore()
       manual.restore()
     }
   })

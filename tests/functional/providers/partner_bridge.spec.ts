@@ -91,7 +91,8 @@ test.group('Partner Bridge', (group) => {
       manual.clock.advance(PARTNER_TIMEOUT_MS)
       return await answer
     } finally {
-      restoreOutbound()
+      await sources.restore('partner_bridge')
+      await restoreOutbound()
       manual.restore()
     }
   }

@@ -173,7 +173,7 @@ test.group('Editing a provider profile: the website and the manifest', (group) =
     return async () => {
       await site?.close()
       site = undefined
-      outbound.restore()
+      await outbound.restore()
     }
   })
 

@@ -73,8 +73,8 @@ function useOutbound(rules: Partial<OutboundConfig>, client: Partial<OutboundCli
   const restore = swapOutboundClient(
     new OutboundClient({ ...outboundConfig, timeoutMs: 1_000, clock: new Clock(), ...client })
   )
-  return () => {
-    restore()
+  return async () => {
+    await restore()
     restoreRules()
   }
 }
@@ -228,7 +228,7 @@ test.group('Attacks | SSRF through redirects and DNS rebinding', (group) => {
       }
     )
     return async () => {
-      restore()
+      await restore()
       await server.close()
     }
   })

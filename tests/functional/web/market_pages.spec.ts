@@ -45,7 +45,7 @@ test.group('Marketplace pages', (group) => {
     const site = await startLocalSite((_request, response) => response.writeHead(404).end())
     const outbound = useLocalSiteClient()
     cleanup(async () => {
-      outbound.restore()
+      await outbound.restore()
       await site.close()
     })
     const owner = await newOwner(client)

@@ -117,4 +117,47 @@ test.group('FeedSourceManager', () => {
     await sources.restore()
     assert.deepEqual(sources.names(), ['webhook_push', 'manual_upload'])
   })
+
+  test('fakes nest: restore(name) puts back the fake before, then the configured driver', async ({
+    assert,
+  }) => {
+    const sources = manager()
+    const outer = sources.fake('webhook_push')
+    const inner = sources.fake('webhook_push')
+    assert.strictEqual(await sources.use('webhook_push'), inner)
+
+    await sources.restore('webhook_push')
+    assert.strictEqual(await sources.use('webhook_push'), outer, 'the fake before')
+    assert.equal(sources.declaration('webhook_push')?.delivery, 'pushed')
+
+    await sources.restore('webhook_push')
+    const configured = await sources.use('webhook_push')
+    assert.notStrictEqual(configured, outer)
+    assert.deepEqual(configured.receives, { via: 'push', maxBytes: 1_048_576 })
+
+    sources.fake('webhook_push')
+    sources.fake('webhook_push')
+    await sources.restore()
+    const original = await sources.use('webhook_push')
+    assert.deepEqual(
+      original.receives,
+      { via: 'push', maxBytes: 1_048_576 },
+      'restore() undoes every fake at once'
+    )
+  })
+
+  test('a driver that polls without a poll interval is refused when created, not on its first poll', async ({
+    assert,
+  }) => {
+    const sources = manager()
+    const unscheduled = Object.assign(new FixedDocumentDriver(), {
+      poll: async () => ({ outcome: 'unchanged' as const }),
+    })
+    sources.extend('unscheduled', () => unscheduled)
+    await assert.rejects(
+      () => sources.use('unscheduled'),
+      /has poll\(\) without pollIntervalMs\(\)/
+    )
+    await assert.rejects(() => sources.polledNames(), /"unscheduled"/)
+  })
 })
