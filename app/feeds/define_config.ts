@@ -1,3 +1,4 @@
+import { Clock } from '#core/clock'
 import { injectableConfig } from '#core/injectable_config'
 import type { BuiltinFeedsSettings } from '#feeds/builtin/adapter'
 import type { UpstreamName } from '#feeds/builtin/upstreams'
@@ -102,7 +103,6 @@ export const sources = {
     return sourceDriverFactory(declaration, async (_name, app) => {
       const { BuiltinSourceDriver } = await import('#feeds/drivers/builtin_driver')
       const { FetchUpstreamHttp } = await import('#feeds/builtin/upstream_http')
-      const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new BuiltinSourceDriver({
         http: new FetchUpstreamHttp({
@@ -142,7 +142,6 @@ export const sources = {
       const { PartnerBridgeDriver } = await import('#feeds/drivers/partner_bridge_driver')
       const { OutboundClient } = await import('#outbound/outbound_client')
       const { partnerTargetOf } = await import('#provider_accounts/partner_targets')
-      const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new PartnerBridgeDriver({
         outbound: await app.container.make(OutboundClient),
@@ -205,7 +204,6 @@ export const sources = {
       const { UrlMirrorDriver } = await import('#feeds/drivers/url_mirror_driver')
       const { OutboundClient } = await import('#outbound/outbound_client')
       const { FeedSnapshots } = await import('#feeds/feed_snapshots')
-      const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new UrlMirrorDriver({
         name,
@@ -237,7 +235,6 @@ export const sources = {
     return sourceDriverFactory(declaration, async (name, app) => {
       const { ReceivedDocumentDriver } = await import('#feeds/drivers/received_document_driver')
       const { FeedSnapshots } = await import('#feeds/feed_snapshots')
-      const { Clock } = await import('#core/clock')
       const clock = await app.container.make(Clock)
       return new ReceivedDocumentDriver({
         name,
