@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { type Select, type TextRow, selectTogether } from '#core/select_together'
 import { type AccountKind, accounts } from '#ledger/accounts'
 import { type PostingKind, WITHDRAWAL_POSTING_KINDS, WITHDRAWN_POSTING_KINDS } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
@@ -12,7 +12,11 @@ export interface LedgerAuditReport {
   discrepancies: string[]
 }
 
-type AuditCheck = (client: QueryClientContract) => Promise<string[]>
+/** One check: a SELECT returning one row per problem, and the line that tells of each. */
+export interface AuditCheck {
+  select: Select
+  describe(row: TextRow): string
+}
 
 /* The ledger's kinds, bound into the checks' SQL from their typed definitions. */
 const PAYMENT: PostingKind = 'payment'
@@ -28,165 +32,38 @@ const PROVIDER_PENDING: AccountKind = 'provider_pending'
  * node itself, for the amount posted, and every such payment is credited;
  * every withdrawal's postings match its status, and no platform nonce is used
  * by two withdrawals (what the chain says of them: WithdrawalChainAudit).
- * Each check is one function in `checks` and one SQL statement, hence one
- * snapshot: postings are atomic and balanced, so concurrent ones cannot fake
+ * Every check is one SELECT in `LEDGER_AUDIT_CHECKS`; they run together as one
+ * statement, hence one snapshot, so postings committing meanwhile cannot fake
  * a difference.
  */
 @inject()
 export class LedgerAudit {
   constructor(private db: Database) {}
 
-  protected checks: AuditCheck[] = [
-    unbalancedTransactions,
-    grandTotal,
-    accountTotals,
-    providerBalances,
-    creditedPaymentsWeBroadcast,
-    confirmedPaymentsCredited,
-    withdrawalPostingsMatchStatus,
-    withdrawalPostingsHaveWithdrawals,
-    platformNoncesUsedOnce,
-  ]
-
   async run(): Promise<LedgerAuditReport> {
-    const client = this.db.connection()
-    const discrepancies: string[] = []
-    for (const check of this.checks) discrepancies.push(...(await check(client)))
-    const counts = await client.rawQuery(
-      `SELECT (SELECT count(*) FROM ledger_transactions) AS transactions,
-              (SELECT count(*) FROM ledger_entries) AS entries`
-    )
+    const counts = {
+      sql: `SELECT (SELECT count(*) FROM ledger_transactions) AS transactions,
+                   (SELECT count(*) FROM ledger_entries) AS entries`,
+    }
+    const rows = await selectTogether(this.db.connection(), [
+      counts,
+      ...LEDGER_AUDIT_CHECKS.map((check) => check.select),
+    ])
+    const [totals] = rows[0]
     return {
-      transactions: Number(counts.rows[0].transactions),
-      entries: Number(counts.rows[0].entries),
-      discrepancies,
+      transactions: Number(totals.transactions),
+      entries: Number(totals.entries),
+      discrepancies: LEDGER_AUDIT_CHECKS.flatMap((check, index) =>
+        rows[index + 1].map((row) => check.describe(row))
+      ),
     }
   }
 }
 
-async function unbalancedTransactions(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT t.id, t.kind, t.reference, count(e.id) AS entries,
-            coalesce(sum(e.amount_microstx), 0) AS total
-       FROM ledger_transactions t
-       LEFT JOIN ledger_entries e ON e.transaction_id = t.id
-      GROUP BY t.id
-     HAVING count(e.id) = 0 OR sum(e.amount_microstx) <> 0
-      ORDER BY t.created_at, t.id`
-  )
-  return result.rows.map(
-    (row: { id: string; kind: string; reference: string; entries: string; total: string }) =>
-      Number(row.entries) === 0
-        ? `transaction ${row.id} (${row.kind} "${row.reference}") has no entries`
-        : `transaction ${row.id} (${row.kind} "${row.reference}") sums to ${parseMicrostx(row.total)} µSTX, not 0`
-  )
-}
+const [DEBIT, REVERSAL, PAYOUT, FEE] = WITHDRAWAL_POSTING_KINDS
 
-async function grandTotal(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT coalesce(sum(amount_microstx), 0) AS total FROM ledger_entries`
-  )
-  const total = parseMicrostx(result.rows[0].total)
-  return total === 0n ? [] : [`all entries sum to ${total} µSTX, not 0`]
-}
-
-/** The totals the no-negative rule is checked against, recomputed from the entries. */
-async function accountTotals(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT a.name, a.debits_microstx, a.credits_microstx,
-            coalesce(sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0), 0) AS debits,
-            coalesce(-sum(e.amount_microstx) FILTER (WHERE e.amount_microstx < 0), 0) AS credits
-       FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account = a.name
-      WHERE NOT a.may_go_negative
-      GROUP BY a.name
-     HAVING a.debits_microstx <> coalesce(sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0), 0)
-         OR a.credits_microstx <> coalesce(-sum(e.amount_microstx) FILTER (WHERE e.amount_microstx < 0), 0)
-         OR a.debits_microstx > a.credits_microstx
-      ORDER BY a.name`
-  )
-  return result.rows.map(
-    (row: Record<string, string>) =>
-      `account ${row.name}: kept debits/credits ${row.debits_microstx}/${row.credits_microstx} µSTX, entries say ${row.debits}/${row.credits}` +
-      (BigInt(row.debits_microstx) > BigInt(row.credits_microstx) ? ', below zero' : '')
-  )
-}
-
-async function providerBalances(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `WITH ledger AS (
-       SELECT p.id,
-              coalesce(-sum(e.amount_microstx), 0) AS pending,
-              coalesce(-sum(e.amount_microstx) FILTER (WHERE t.kind = ?), 0) AS earned,
-              coalesce(sum(e.amount_microstx) FILTER (WHERE t.kind = ANY(?)), 0) AS withdrawn
-         FROM providers p
-         LEFT JOIN ledger_accounts a ON a.provider_id = p.id AND a.kind = ?
-         LEFT JOIN ledger_entries e ON e.account = a.name
-         LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
-        GROUP BY p.id
-     )
-     SELECT p.handle, p.pending_revenue_microstx, p.lifetime_earned_microstx, p.total_withdrawn_microstx,
-            l.pending, l.earned, l.withdrawn
-       FROM providers p JOIN ledger l ON l.id = p.id
-      WHERE p.pending_revenue_microstx <> l.pending
-         OR p.lifetime_earned_microstx <> l.earned
-         OR p.total_withdrawn_microstx <> l.withdrawn
-      ORDER BY p.handle`,
-    [PAYMENT, [...WITHDRAWN_POSTING_KINDS], PROVIDER_PENDING]
-  )
-  return result.rows.map(
-    (row: Record<string, string>) =>
-      `provider ${row.handle}: cached pending/earned/withdrawn ${row.pending_revenue_microstx}/${row.lifetime_earned_microstx}/${row.total_withdrawn_microstx} µSTX, ledger says ${row.pending}/${row.earned}/${row.withdrawn}`
-  )
-}
-
-/** A credit for a transfer we did not broadcast is money sold twice (issue 9's top-up attack). */
-async function creditedPaymentsWeBroadcast(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT t.reference, p.txid, p.purpose, p.status, p.broadcast_at, p.amount_microstx, w.received
-       FROM ledger_transactions t
-       CROSS JOIN LATERAL (SELECT sum(e.amount_microstx) AS received FROM ledger_entries e
-                            WHERE e.transaction_id = t.id AND e.account = ?) w
-       LEFT JOIN payments p ON p.txid = t.reference
-      WHERE t.kind = ?
-        AND (p.txid IS NULL OR p.purpose <> 'feed' OR p.status <> 'confirmed'
-             OR p.broadcast_at IS NULL OR p.amount_microstx IS DISTINCT FROM w.received)
-      ORDER BY t.created_at, t.id`,
-    [accounts.platformWallet.name, PAYMENT]
-  )
-  return result.rows.map((row: Record<string, string | null>) => {
-    const what = `payment posting "${row.reference}"`
-    if (row.txid === null) return `${what} has no payment this service claimed`
-    if (row.purpose !== 'feed')
-      return `${what} credits a ${row.purpose} settlement, not a feed call`
-    if (row.status !== 'confirmed') return `${what} credits a payment that is ${row.status}`
-    if (row.broadcast_at === null) {
-      return `${what} credits a transfer with no record of this service broadcasting it`
-    }
-    return `${what} received ${row.received} µSTX, the payment is of ${row.amount_microstx} µSTX`
-  })
-}
-
-async function confirmedPaymentsCredited(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT p.txid FROM payments p
-      WHERE p.purpose = 'feed' AND p.status = 'confirmed'
-        AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = ? AND t.reference = p.txid)
-      ORDER BY p.claimed_at`,
-    [PAYMENT]
-  )
-  return result.rows.map(
-    (row: { txid: string }) => `confirmed payment 0x${row.txid} has no ledger posting`
-  )
-}
-
-/**
- * Each withdrawal is debited once for its amount; a failed one is reversed, a
- * confirmed one paid out (with its network fee), and nothing else.
- */
-async function withdrawalPostingsMatchStatus(client: QueryClientContract) {
-  const [debit, reversal, payout, fee] = WITHDRAWAL_POSTING_KINDS
-  const result = await client.rawQuery(
-    `WITH postings AS (
+/** A withdrawal's postings against its status, one row per withdrawal that differs. */
+const withdrawalPostingsSql = `WITH postings AS (
        SELECT t.reference, t.kind, sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit
          FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
         WHERE t.kind = ANY(?)
@@ -208,40 +85,149 @@ async function withdrawalPostingsMatchStatus(client: QueryClientContract) {
          OR greatest(reversed, paid_out) <> amount_microstx
          OR (status = 'confirmed' AND coalesce(fee_microstx, 0) > 0
              AND fee IS DISTINCT FROM fee_microstx)
-      ORDER BY created_at`,
-    [[...WITHDRAWAL_POSTING_KINDS], debit, reversal, payout, fee]
-  )
-  return result.rows.map(
-    (row: Record<string, string | null>) =>
+      ORDER BY created_at`
+
+/** The audit's checks, each a SELECT of one row per problem. */
+export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
+  {
+    // Every ledger transaction has entries, and they sum to zero.
+    select: {
+      sql: `SELECT t.id, t.kind, t.reference, count(e.id) AS entries,
+                   coalesce(sum(e.amount_microstx), 0) AS total
+              FROM ledger_transactions t
+              LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+             GROUP BY t.id
+            HAVING count(e.id) = 0 OR sum(e.amount_microstx) <> 0
+             ORDER BY t.created_at, t.id`,
+    },
+    describe: (row) =>
+      Number(row.entries) === 0
+        ? `transaction ${row.id} (${row.kind} "${row.reference}") has no entries`
+        : `transaction ${row.id} (${row.kind} "${row.reference}") sums to ${parseMicrostx(String(row.total))} µSTX, not 0`,
+  },
+  {
+    // All entries together sum to zero.
+    select: {
+      sql: `SELECT sum(amount_microstx) AS total FROM ledger_entries
+            HAVING coalesce(sum(amount_microstx), 0) <> 0`,
+    },
+    describe: (row) => `all entries sum to ${parseMicrostx(String(row.total))} µSTX, not 0`,
+  },
+  {
+    // The totals the no-negative rule is checked against, recomputed from the entries.
+    select: {
+      sql: `SELECT a.name, a.debits_microstx, a.credits_microstx,
+                   coalesce(sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0), 0) AS debits,
+                   coalesce(-sum(e.amount_microstx) FILTER (WHERE e.amount_microstx < 0), 0) AS credits
+              FROM ledger_accounts a LEFT JOIN ledger_entries e ON e.account = a.name
+             WHERE NOT a.may_go_negative
+             GROUP BY a.name
+            HAVING a.debits_microstx <> coalesce(sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0), 0)
+                OR a.credits_microstx <> coalesce(-sum(e.amount_microstx) FILTER (WHERE e.amount_microstx < 0), 0)
+                OR a.debits_microstx > a.credits_microstx
+             ORDER BY a.name`,
+    },
+    describe: (row) =>
+      `account ${row.name}: kept debits/credits ${row.debits_microstx}/${row.credits_microstx} µSTX, entries say ${row.debits}/${row.credits}` +
+      (BigInt(String(row.debits_microstx)) > BigInt(String(row.credits_microstx))
+        ? ', below zero'
+        : ''),
+  },
+  {
+    // Every provider's cached balances equal its ledger account.
+    select: {
+      sql: `WITH ledger AS (
+              SELECT p.id,
+                     coalesce(-sum(e.amount_microstx), 0) AS pending,
+                     coalesce(-sum(e.amount_microstx) FILTER (WHERE t.kind = ?), 0) AS earned,
+                     coalesce(sum(e.amount_microstx) FILTER (WHERE t.kind = ANY(?)), 0) AS withdrawn
+                FROM providers p
+                LEFT JOIN ledger_accounts a ON a.provider_id = p.id AND a.kind = ?
+                LEFT JOIN ledger_entries e ON e.account = a.name
+                LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
+               GROUP BY p.id
+            )
+            SELECT p.handle, p.pending_revenue_microstx, p.lifetime_earned_microstx, p.total_withdrawn_microstx,
+                   l.pending, l.earned, l.withdrawn
+              FROM providers p JOIN ledger l ON l.id = p.id
+             WHERE p.pending_revenue_microstx <> l.pending
+                OR p.lifetime_earned_microstx <> l.earned
+                OR p.total_withdrawn_microstx <> l.withdrawn
+             ORDER BY p.handle`,
+      bindings: [PAYMENT, [...WITHDRAWN_POSTING_KINDS], PROVIDER_PENDING],
+    },
+    describe: (row) =>
+      `provider ${row.handle}: cached pending/earned/withdrawn ${row.pending_revenue_microstx}/${row.lifetime_earned_microstx}/${row.total_withdrawn_microstx} µSTX, ledger says ${row.pending}/${row.earned}/${row.withdrawn}`,
+  },
+  {
+    // A credit for a transfer we did not broadcast is money sold twice (issue 9's top-up attack).
+    select: {
+      sql: `SELECT t.reference, p.txid, p.purpose, p.status, p.broadcast_at, p.amount_microstx, w.received
+              FROM ledger_transactions t
+              LEFT JOIN (SELECT transaction_id, sum(amount_microstx) AS received FROM ledger_entries
+                          WHERE account = ? GROUP BY transaction_id) w ON w.transaction_id = t.id
+              LEFT JOIN payments p ON p.txid = t.reference
+             WHERE t.kind = ?
+               AND (p.txid IS NULL OR p.purpose <> 'feed' OR p.status <> 'confirmed'
+                    OR p.broadcast_at IS NULL OR p.amount_microstx IS DISTINCT FROM w.received)
+             ORDER BY t.created_at, t.id`,
+      bindings: [accounts.platformWallet.name, PAYMENT],
+    },
+    describe: (row) => {
+      const what = `payment posting "${row.reference}"`
+      if (row.txid === null) return `${what} has no payment this service claimed`
+      if (row.purpose !== 'feed')
+        return `${what} credits a ${row.purpose} settlement, not a feed call`
+      if (row.status !== 'confirmed') return `${what} credits a payment that is ${row.status}`
+      if (row.broadcast_at === null) {
+        return `${what} credits a transfer with no record of this service broadcasting it`
+      }
+      return `${what} received ${row.received} µSTX, the payment is of ${row.amount_microstx} µSTX`
+    },
+  },
+  {
+    // Every confirmed feed payment is credited.
+    select: {
+      sql: `SELECT p.txid FROM payments p
+             WHERE p.purpose = 'feed' AND p.status = 'confirmed'
+               AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = ? AND t.reference = p.txid)
+             ORDER BY p.claimed_at`,
+      bindings: [PAYMENT],
+    },
+    describe: (row) => `confirmed payment 0x${row.txid} has no ledger posting`,
+  },
+  {
+    // Each withdrawal is debited once for its amount; a failed one is reversed, a
+    // confirmed one paid out (with its network fee), and nothing else.
+    select: {
+      sql: withdrawalPostingsSql,
+      bindings: [[...WITHDRAWAL_POSTING_KINDS], DEBIT, REVERSAL, PAYOUT, FEE],
+    },
+    describe: (row) =>
       `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}): ` +
       `debited ${row.debited ?? 'nothing'}, reversed ${row.reversed ?? 'nothing'}, ` +
-      `paid out ${row.paid_out ?? 'nothing'}, fee posted ${row.fee ?? 'nothing'}`
-  )
-}
-
-async function withdrawalPostingsHaveWithdrawals(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT t.kind, t.reference FROM ledger_transactions t
-      WHERE t.kind = ANY(?)
-        AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.id::text = t.reference)
-      ORDER BY t.created_at, t.id`,
-    [[...WITHDRAWAL_POSTING_KINDS]]
-  )
-  return result.rows.map(
-    (row: { kind: string; reference: string }) =>
-      `${row.kind} posting "${row.reference}" has no withdrawal`
-  )
-}
-
-async function platformNoncesUsedOnce(client: QueryClientContract) {
-  const result = await client.rawQuery(
-    `SELECT sender_address, nonce, count(*) AS uses FROM withdrawals
-      WHERE nonce IS NOT NULL AND status <> 'failed'
-      GROUP BY sender_address, nonce HAVING count(*) > 1
-      ORDER BY nonce`
-  )
-  return result.rows.map(
-    (row: { sender_address: string; nonce: string; uses: string }) =>
-      `platform nonce ${row.nonce} of ${row.sender_address} is used by ${row.uses} withdrawals`
-  )
-}
+      `paid out ${row.paid_out ?? 'nothing'}, fee posted ${row.fee ?? 'nothing'}`,
+  },
+  {
+    // Every withdrawal posting belongs to a withdrawal.
+    select: {
+      sql: `SELECT t.kind, t.reference FROM ledger_transactions t
+             WHERE t.kind = ANY(?)
+               AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.id::text = t.reference)
+             ORDER BY t.created_at, t.id`,
+      bindings: [[...WITHDRAWAL_POSTING_KINDS]],
+    },
+    describe: (row) => `${row.kind} posting "${row.reference}" has no withdrawal`,
+  },
+  {
+    // No platform nonce is used by two live withdrawals.
+    select: {
+      sql: `SELECT sender_address, nonce, count(*) AS uses FROM withdrawals
+             WHERE nonce IS NOT NULL AND status <> 'failed'
+             GROUP BY sender_address, nonce HAVING count(*) > 1
+             ORDER BY nonce`,
+    },
+    describe: (row) =>
+      `platform nonce ${row.nonce} of ${row.sender_address} is used by ${row.uses} withdrawals`,
+  },
+]

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { LedgerAudit } from '#ledger/ledger_audit'
+import { type Select, type TextRow, selectTogether } from '#core/select_together'
+import { LEDGER_AUDIT_CHECKS, LedgerAudit } from '#ledger/ledger_audit'
 import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 import { splitPayment } from '#ledger/split'
 import type { Microstx } from '#ledger/money'
@@ -12,7 +13,13 @@ import type { World } from '#tests/simulation/world'
 export interface ServedResponse {
   txid: string
   body: string
+  /** md5 of the body, as PostgreSQL's `md5()` gives it for the stored answer. */
+  bodyMd5: string
   step: number
+}
+
+export function servedResponse(txid: string, body: string, step: number): ServedResponse {
+  return { txid, body, bodyMd5: createHash('md5').update(body).digest('hex'), step }
 }
 
 /** What the run saw from outside the service, which the invariants hold it to. */
@@ -22,116 +29,128 @@ export interface Observations {
   internalErrors: string[]
 }
 
-/** `ledger:audit`'s checks, on the snapshot every invariant reads. */
-class LedgerAuditIn extends LedgerAudit {
-  async discrepanciesIn(client: QueryClientContract) {
-    const found: string[] = []
-    for (const check of this.checks) found.push(...(await check(client)))
-    return found
-  }
+interface Context {
+  world: World
+  sellers: Seller[]
+  observed: Observations
 }
 
-type Invariant = (
-  client: QueryClientContract,
-  world: World,
-  sellers: Seller[],
-  observed: Observations
-) => Promise<string[]>
+/**
+ * One invariant: the SELECTs it reads (all invariants' together make one
+ * statement, hence one snapshot) and the judgement on their rows, one line
+ * per violation.
+ */
+interface Invariant {
+  reads(context: Context): Select[]
+  judge(rows: TextRow[][], context: Context): string[]
+}
 
 /**
- * Checked after every step. Each returns one line per violation. Money
- * amounts are summed in bigint µSTX: nothing here rounds.
+ * Checked after every step. Money amounts are summed in bigint µSTX: nothing
+ * here rounds.
  */
 export const INVARIANTS: Record<string, Invariant> = {
   'ledger:audit passes (every ledger group sums to zero, cached balances, credits, withdrawal postings, nonces)':
-    (client) => new LedgerAuditIn(db).discrepanciesIn(client),
+    {
+      reads: () => LEDGER_AUDIT_CHECKS.map((check) => check.select),
+      judge: (rows) =>
+        LEDGER_AUDIT_CHECKS.flatMap((check, index) => rows[index].map(check.describe)),
+    },
 
-  'no negative balance': async (client) => {
-    const providers = await client.rawQuery(
-      `SELECT handle FROM providers
-        WHERE pending_revenue_microstx < 0 OR lifetime_earned_microstx < 0 OR total_withdrawn_microstx < 0`
-    )
-    const accounts = await client.rawQuery(
-      `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
-        WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
-        GROUP BY account HAVING sum(amount_microstx) > 0`
-    )
-    return [
-      ...providers.rows.map(
-        (row: { handle: string }) => `provider ${row.handle} has a negative balance`
+  'no negative balance': {
+    reads: () => [
+      {
+        sql: `SELECT handle FROM providers
+               WHERE pending_revenue_microstx < 0 OR lifetime_earned_microstx < 0 OR total_withdrawn_microstx < 0`,
+      },
+      {
+        sql: `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
+               WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
+               GROUP BY account HAVING sum(amount_microstx) > 0`,
+      },
+    ],
+    judge: ([providers, accounts]) => [
+      ...providers.map((row) => `provider ${row.handle} has a negative balance`),
+      ...accounts.map(
+        (row) => `ledger account ${row.account} owes ${row.balance} µSTX the wrong way`
       ),
-      ...accounts.rows.map(
-        (row: { account: string; balance: string }) =>
-          `ledger account ${row.account} owes ${row.balance} µSTX the wrong way`
-      ),
-    ]
+    ],
   },
 
-  "each provider's credits are exactly 97 % of its confirmed payments": async (
-    client,
-    _world,
-    sellers
-  ) => {
-    const payments = await client.rawQuery(
-      `SELECT f.provider_id, p.amount_microstx FROM payments p JOIN feeds f ON f.id = p.feed_id
-        WHERE p.purpose = 'feed' AND p.status = 'confirmed'`
-    )
-    const earned = await cachedTotals(client, sellers, 'lifetime_earned_microstx')
-    const platform = await ledgerBalances(client, ['platform:fees', 'platform:revenue'])
-    const expected = new Map<string | null, { share: bigint; fee: bigint; gross: bigint }>()
-    for (const row of payments.rows as { provider_id: string | null; amount_microstx: string }[]) {
-      const amount = BigInt(row.amount_microstx) as Microstx
-      const { fee, providerShare } = splitPayment(amount)
-      const sums = expected.get(row.provider_id) ?? { share: 0n, fee: 0n, gross: 0n }
-      sums.share += providerShare
-      sums.fee += fee
-      sums.gross += amount
-      expected.set(row.provider_id, sums)
-    }
-    const violations: string[] = []
-    for (const seller of sellers) {
-      const share = expected.get(seller.providerId)?.share ?? 0n
-      if (earned.get(seller.providerId) !== share) {
+  "each provider's credits are exactly 97 % of its confirmed payments": {
+    reads: ({ sellers }) => [
+      {
+        sql: `SELECT f.provider_id, p.amount_microstx, count(*) AS calls
+                FROM payments p JOIN feeds f ON f.id = p.feed_id
+               WHERE p.purpose = 'feed' AND p.status = 'confirmed'
+               GROUP BY f.provider_id, p.amount_microstx`,
+      },
+      cachedTotals(sellers),
+      ledgerBalances(['platform:fees', 'platform:revenue']),
+    ],
+    judge: ([payments, earnedRows, platformRows], { sellers }) => {
+      const earned = byId(earnedRows, 'lifetime_earned_microstx')
+      const platform = balancesOf(platformRows, ['platform:fees', 'platform:revenue'])
+      const expected = new Map<string | null, { share: bigint; fee: bigint; gross: bigint }>()
+      for (const row of payments) {
+        const amount = BigInt(String(row.amount_microstx)) as Microstx
+        const calls = BigInt(String(row.calls))
+        const { fee, providerShare } = splitPayment(amount)
+        const providerId = row.provider_id as string | null
+        const sums = expected.get(providerId) ?? { share: 0n, fee: 0n, gross: 0n }
+        sums.share += providerShare * calls
+        sums.fee += fee * calls
+        sums.gross += amount * calls
+        expected.set(providerId, sums)
+      }
+      const violations: string[] = []
+      for (const seller of sellers) {
+        const share = expected.get(seller.providerId)?.share ?? 0n
+        if (earned.get(seller.providerId) !== share) {
+          violations.push(
+            `${seller.handle} earned ${earned.get(seller.providerId)} µSTX, 97 % of its confirmed payments is ${share}`
+          )
+        }
+      }
+      const fees = [...expected.entries()]
+        .filter(([providerId]) => providerId !== null)
+        .reduce((total, [, sums]) => total + sums.fee, 0n)
+      const builtin = expected.get(null)?.gross ?? 0n
+      if (-platform['platform:fees'] !== fees) {
         violations.push(
-          `${seller.handle} earned ${earned.get(seller.providerId)} µSTX, 97 % of its confirmed payments is ${share}`
+          `platform:fees holds ${-platform['platform:fees']} µSTX, the 3 % fees sum to ${fees}`
         )
       }
-    }
-    const fees = [...expected.entries()]
-      .filter(([providerId]) => providerId !== null)
-      .reduce((total, [, sums]) => total + sums.fee, 0n)
-    const builtin = expected.get(null)?.gross ?? 0n
-    if (-platform['platform:fees'] !== fees) {
-      violations.push(
-        `platform:fees holds ${-platform['platform:fees']} µSTX, the 3 % fees sum to ${fees}`
-      )
-    }
-    if (-platform['platform:revenue'] !== builtin) {
-      violations.push(
-        `platform:revenue holds ${-platform['platform:revenue']} µSTX, built-in feeds were paid ${builtin}`
-      )
-    }
-    return violations
+      if (-platform['platform:revenue'] !== builtin) {
+        violations.push(
+          `platform:revenue holds ${-platform['platform:revenue']} µSTX, built-in feeds were paid ${builtin}`
+        )
+      }
+      return violations
+    },
   },
 
-  'withdrawn equals the withdrawals debited; paid out equals the confirmed ones, on chain too':
-    async (client, world, sellers) => {
-      const withdrawals = await client
-        .from('withdrawals')
-        .whereIn(
-          'provider_id',
-          sellers.map((seller) => seller.providerId)
-        )
-        .select('provider_id', 'status', 'amount_microstx', 'destination_address')
-      const withdrawn = await cachedTotals(client, sellers, 'total_withdrawn_microstx')
-      const paidOut = await client.rawQuery(
-        `SELECT coalesce(sum(e.amount_microstx), 0) AS total FROM ledger_entries e
-           JOIN ledger_transactions t ON t.id = e.transaction_id
-          WHERE t.kind = 'withdrawal_payout' AND e.amount_microstx > 0`
-      )
-      const confirmed = await client.rawQuery(
-        `SELECT coalesce(sum(amount_microstx), 0) AS total FROM withdrawals WHERE status = 'confirmed'`
-      )
+  'withdrawn equals the withdrawals debited; paid out equals the confirmed ones, on chain too': {
+    reads: ({ sellers }) => [
+      {
+        sql: `SELECT provider_id, status, destination_address, sum(amount_microstx) AS amount_microstx
+                FROM withdrawals WHERE provider_id = ANY(?::uuid[])
+               GROUP BY provider_id, status, destination_address`,
+        bindings: [sellers.map((seller) => seller.providerId)],
+      },
+      cachedTotals(sellers),
+      {
+        sql: `SELECT paid_out.total AS paid_out, confirmed.total AS confirmed
+                FROM (SELECT coalesce(sum(e.amount_microstx), 0) AS total FROM ledger_entries e
+                        JOIN ledger_transactions t ON t.id = e.transaction_id
+                       WHERE t.kind = 'withdrawal_payout' AND e.amount_microstx > 0) paid_out,
+                     (SELECT coalesce(sum(amount_microstx), 0) AS total
+                        FROM withdrawals WHERE status = 'confirmed') confirmed
+               WHERE paid_out.total <> confirmed.total`,
+      },
+    ],
+    judge: ([withdrawals, withdrawnRows, payouts], { world, sellers }) => {
+      const withdrawn = byId(withdrawnRows, 'total_withdrawn_microstx')
       const violations: string[] = []
       for (const seller of sellers) {
         const rows = withdrawals.filter((row) => row.provider_id === seller.providerId)
@@ -144,7 +163,9 @@ export const INVARIANTS: Record<string, Invariant> = {
         for (const wallet of seller.wallets) {
           const to = rows.filter((row) => row.destination_address === wallet.address)
           const confirmedTo = sum(to.filter((row) => row.status === 'confirmed'))
-          const inFlight = sum(to.filter((row) => ['pending', 'broadcast'].includes(row.status)))
+          const inFlight = sum(
+            to.filter((row) => ['pending', 'broadcast'].includes(String(row.status)))
+          )
           const received = world.devnet.balanceOf(wallet.address)
           if (received < confirmedTo || received > confirmedTo + inFlight) {
             violations.push(
@@ -153,93 +174,116 @@ export const INVARIANTS: Record<string, Invariant> = {
           }
         }
       }
-      if (BigInt(paidOut.rows[0].total) !== BigInt(confirmed.rows[0].total)) {
+      for (const row of payouts) {
         violations.push(
-          `payouts posted ${paidOut.rows[0].total} µSTX, confirmed withdrawals ${confirmed.rows[0].total}`
+          `payouts posted ${row.paid_out} µSTX, confirmed withdrawals ${row.confirmed}`
         )
       }
       return violations
     },
+  },
 
-  'no txid redeemed twice': async (client, _world, _sellers, observed) => {
-    const twice = await client.rawQuery(
-      `SELECT reference FROM ledger_transactions WHERE kind = 'payment'
-        GROUP BY reference HAVING count(*) > 1`
-    )
-    const violations = twice.rows.map(
-      (row: { reference: string }) => `payment 0x${row.reference} is posted twice`
-    )
-    const firstBody = new Map<string, string>()
-    for (const served of observed.served) {
-      const first = firstBody.get(served.txid)
-      if (first === undefined) firstBody.set(served.txid, served.body)
-      else if (first !== served.body) {
-        violations.push(`0x${served.txid} bought two different answers (step ${served.step})`)
+  'no txid redeemed twice': {
+    reads: () => [
+      {
+        sql: `SELECT reference FROM ledger_transactions WHERE kind = 'payment'
+               GROUP BY reference HAVING count(*) > 1`,
+      },
+    ],
+    judge: ([twice], { observed }) => {
+      const violations = twice.map((row) => `payment 0x${row.reference} is posted twice`)
+      const firstBody = new Map<string, string>()
+      for (const served of observed.served) {
+        const first = firstBody.get(served.txid)
+        if (first === undefined) firstBody.set(served.txid, served.body)
+        else if (first !== served.body) {
+          violations.push(`0x${served.txid} bought two different answers (step ${served.step})`)
+        }
       }
-    }
-    return violations
+      return violations
+    },
   },
 
-  'no platform nonce used twice': async (client) => {
-    const result = await client.rawQuery(
-      `SELECT nonce FROM withdrawals WHERE nonce IS NOT NULL AND status <> 'failed'
-        GROUP BY sender_address, nonce HAVING count(*) > 1`
-    )
-    return result.rows.map((row: { nonce: string }) => `platform nonce ${row.nonce} is used twice`)
+  'every served paid response matches one confirmed or pending payment': {
+    // Compared in the database, by digest: only the answers that differ come back.
+    reads: ({ observed }) => [
+      {
+        sql: `SELECT served.txid, served.step, p.purpose, p.status
+                FROM unnest(?::text[], ?::text[], ?::int[]) AS served(txid, body_md5, step)
+                LEFT JOIN payments p ON p.txid = served.txid
+               WHERE p.txid IS NULL OR p.purpose <> 'feed' OR p.status NOT IN ('confirmed', 'broadcast')
+                  OR md5(p.response) IS DISTINCT FROM served.body_md5
+               ORDER BY served.step`,
+        bindings: [
+          observed.served.map((served) => served.txid),
+          observed.served.map((served) => served.bodyMd5),
+          observed.served.map((served) => served.step),
+        ],
+      },
+    ],
+    judge: ([differing]) =>
+      differing.map((row) => {
+        const what = `step ${row.step} served data for 0x${row.txid}`
+        if (row.purpose === null) return `${what}, unknown`
+        if (row.purpose !== 'feed' || !['confirmed', 'broadcast'].includes(String(row.status))) {
+          return `${what}, a ${row.purpose} payment now ${row.status}`
+        }
+        return `step ${row.step} served other bytes than payment 0x${row.txid} stored`
+      }),
   },
 
-  'every served paid response matches one confirmed or pending payment': async (
-    client,
-    _world,
-    _sellers,
-    observed
-  ) => {
-    const violations: string[] = []
-    const rows: { txid: string; purpose: string; status: string; response: string | null }[] =
-      await client
-        .from('payments')
-        .whereIn('txid', [...new Set(observed.served.map((served) => served.txid))])
-        .select('txid', 'purpose', 'status', 'response')
-    const payments = new Map(rows.map((row) => [row.txid, row]))
-    for (const served of observed.served) {
-      const payment = payments.get(served.txid)
-      if (!payment) violations.push(`step ${served.step} served data for 0x${served.txid}, unknown`)
-      else if (payment.purpose !== 'feed' || !['confirmed', 'broadcast'].includes(payment.status)) {
-        violations.push(
-          `step ${served.step} served data for 0x${served.txid}, a ${payment.purpose} payment now ${payment.status}`
-        )
-      } else if (payment.response !== served.body) {
-        violations.push(
-          `step ${served.step} served other bytes than payment 0x${served.txid} stored`
-        )
-      }
-    }
-    return violations
+  'no request failed on the service side (500)': {
+    reads: () => [],
+    judge: (_rows, { observed }) => observed.internalErrors,
   },
-
-  'no request failed on the service side (500)': async (_client, _world, _sellers, observed) =>
-    observed.internalErrors,
 }
 
+const SNAPSHOT = { sql: 'SELECT pg_current_snapshot()::text AS snapshot' }
+
+async function currentSnapshot() {
+  const [[row]] = await selectTogether(db.connection(), [SNAPSHOT])
+  return row.snapshot
+}
+
+/** The last full read of each world: its snapshot, what it asked, and the rows. */
+const lastReads = new WeakMap<
+  World,
+  { snapshot: string; asked: string; rows: Map<string, TextRow[]> }
+>()
+
 /**
- * Every invariant, violations in INVARIANTS' order. They read in one
- * REPEATABLE READ READ ONLY transaction, so all of them see one snapshot: the
- * confirmation watcher may still post between steps. Its one connection runs
- * one query at a time, so they run one after another.
+ * Every invariant, violations in INVARIANTS' order. All their SELECTs run as
+ * one statement (a SELECT two of them share, once), so they see one snapshot: the confirmation watcher may still
+ * post between steps. When they ask the same as at the last read and no
+ * transaction has started or ended since (the same `pg_current_snapshot()`: no
+ * transaction id handed out, none of the running ones finished), the database
+ * would answer exactly what it answered then, and those rows are judged again,
+ * against what the run observed since.
  */
 export async function checkInvariants(world: World, sellers: Seller[], observed: Observations) {
-  const trx = await db.transaction()
-  try {
-    await trx.rawQuery('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    const found: string[] = []
-    for (const [name, invariant] of Object.entries(INVARIANTS)) {
-      const violations = await invariant(trx, world, sellers, observed)
-      found.push(...violations.map((violation) => `${name}: ${violation}`))
-    }
-    return found
-  } finally {
-    await trx.rollback()
+  const context = { world, sellers, observed }
+  const invariants = Object.entries(INVARIANTS)
+  const reads = invariants.map(([, invariant]) => invariant.reads(context))
+  const asked = JSON.stringify(reads)
+  const last = lastReads.get(world)
+  let rows = last?.rows
+  const unchanged = last?.asked === asked && (await currentSnapshot()) === last.snapshot
+  if (!unchanged) {
+    const distinct = new Map(reads.flat().map((select) => [JSON.stringify(select), select]))
+    const [[read], ...fresh] = await selectTogether(db.connection(), [
+      SNAPSHOT,
+      ...distinct.values(),
+    ])
+    const keys = [...distinct.keys()]
+    rows = new Map(keys.map((key, index) => [key, fresh[index]]))
+    lastReads.set(world, { snapshot: String(read.snapshot), asked, rows })
   }
+  const found: string[] = []
+  invariants.forEach(([name, invariant], index) => {
+    const own = reads[index].map((select) => rows!.get(JSON.stringify(select))!)
+    found.push(...invariant.judge(own, context).map((violation) => `${name}: ${violation}`))
+  })
+  return found
 }
 
 /**
@@ -253,40 +297,40 @@ export async function ledgerAuditFindings() {
   return [...report.discrepancies, ...(await chainAudit.run())]
 }
 
-/** A cached total of each seller's provider row, by provider id. */
-async function cachedTotals(
-  client: QueryClientContract,
-  sellers: Seller[],
-  column: 'lifetime_earned_microstx' | 'total_withdrawn_microstx'
-): Promise<Map<string, bigint>> {
-  const rows = await client
-    .from('providers')
-    .whereIn(
-      'id',
-      sellers.map((seller) => seller.providerId)
-    )
-    .select('id', column)
-  return new Map(rows.map((row) => [row.id, BigInt(row[column])]))
+/** The cached totals of each seller's provider row. */
+function cachedTotals(sellers: Seller[]): Select {
+  return {
+    sql: `SELECT id, lifetime_earned_microstx, total_withdrawn_microstx FROM providers
+           WHERE id = ANY(?::uuid[])`,
+    bindings: [sellers.map((seller) => seller.providerId)],
+  }
 }
 
-function sum(rows: { amount_microstx: string }[]) {
-  return rows.reduce((total, row) => total + BigInt(row.amount_microstx), 0n)
+function byId(rows: TextRow[], column: string): Map<string, bigint> {
+  return new Map(rows.map((row) => [String(row.id), BigInt(String(row[column]))]))
+}
+
+function sum(rows: TextRow[]) {
+  return rows.reduce((total, row) => total + BigInt(String(row.amount_microstx)), 0n)
 }
 
 /** Ledger balances (debits positive) of the named accounts. */
-export async function ledgerBalances(
-  client: QueryClientContract,
-  names: string[]
-): Promise<Record<string, bigint>> {
-  const result = await client
-    .from('ledger_entries')
-    .whereIn('account', names)
-    .groupBy('account')
-    .select('account')
-    .sum('amount_microstx as balance')
-  const balances = Object.fromEntries(names.map((name) => [name, 0n]))
-  for (const row of result as { account: string; balance: string }[]) {
-    balances[row.account] = BigInt(row.balance)
+function ledgerBalances(names: string[]): Select {
+  return {
+    sql: `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
+           WHERE account = ANY(?) GROUP BY account`,
+    bindings: [names],
   }
+}
+
+/** Ledger balances (debits positive) of the named accounts, read now. */
+export async function readLedgerBalances(names: string[]) {
+  const [rows] = await selectTogether(db.connection(), [ledgerBalances(names)])
+  return balancesOf(rows, names)
+}
+
+function balancesOf(rows: TextRow[], names: string[]): Record<string, bigint> {
+  const balances = Object.fromEntries(names.map((name) => [name, 0n]))
+  for (const row of rows) balances[String(row.account)] = BigInt(String(row.balance))
   return balances
 }

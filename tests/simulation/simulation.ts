@@ -9,7 +9,7 @@ import {
   INVARIANTS,
   checkInvariants,
   ledgerAuditFindings,
-  ledgerBalances,
+  readLedgerBalances,
 } from '#tests/simulation/invariants'
 import { SeededRandom } from '#tests/simulation/seeded_random'
 import { RECONCILE_OPTIONS, type Run, STEPS } from '#tests/simulation/steps'
@@ -116,6 +116,8 @@ export async function simulate(
         ])
       }
       world.endStep()
+      if (run.step % ANALYZE_EVERY === 0)
+        await timed('(analyze)', () => db.rawQuery(`ANALYZE ${CHECKED_TABLES}`))
       const violations = await timed('(invariants)', () =>
         checkInvariants(world, sellers, run.observed)
       )
@@ -208,6 +210,17 @@ interface HiroTransfer {
 }
 
 /**
+ * Steps between two `ANALYZE`s: the planner's statistics keep up with the
+ * growing tables as autovacuum keeps them up in a running service (its
+ * minute-long nap is longer than a run), so the checks after every step keep
+ * plans fit for the data (never analyzed, they estimated a few rows where
+ * there were hundreds, and nested loops over them tripled their cost).
+ */
+const ANALYZE_EVERY = 100
+const CHECKED_TABLES =
+  'ledger_transactions, ledger_entries, ledger_accounts, payments, withdrawals, providers, feeds'
+
+/**
  * Settled, the platform wallet on chain holds its genesis funds plus exactly
  * what the ledger says it holds, plus what the facilitator settled (credited
  * to nobody), plus transfers buyers broadcast themselves that it did not
@@ -217,7 +230,7 @@ interface HiroTransfer {
  */
 async function chainAgreesWithLedger(run: Run): Promise<string[]> {
   const { world } = run
-  const balances = await ledgerBalances(db.connection(), ['platform:wallet'])
+  const balances = await readLedgerBalances(['platform:wallet'])
   const ledger = balances['platform:wallet']
   const facilitator = await db
     .from('payments')

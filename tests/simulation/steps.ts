@@ -26,7 +26,7 @@ import {
   injectSiteFault,
   injectUpstreamFault,
 } from '#tests/simulation/faults'
-import type { Observations } from '#tests/simulation/invariants'
+import { type Observations, servedResponse } from '#tests/simulation/invariants'
 import type { SeededRandom } from '#tests/simulation/seeded_random'
 import type { Wallet, World } from '#tests/simulation/world'
 
@@ -91,11 +91,9 @@ function withFaults(description: string, ...faults: (string | null)[]) {
 function observe(run: Run, payment: SignedPayment, response: ApiResponse) {
   if (response.status() === 200) {
     const settlement = decodeHeader<{ transaction: string }>(response.header('payment-response'))
-    run.observed.served.push({
-      txid: settlement.transaction.replace(/^0x/, ''),
-      body: response.text(),
-      step: run.step,
-    })
+    run.observed.served.push(
+      servedResponse(settlement.transaction.replace(/^0x/, ''), response.text(), run.step)
+    )
   }
   const receipt = response.status() === 202 ? response.body().receipt : undefined
   if (receipt?.token) run.receipts.push({ statusUrl: receipt.status_url, token: receipt.token })
@@ -446,11 +444,9 @@ const collectReceipt: Step = async (run) => {
     )
   )
   if (response.status() === 200) {
-    run.observed.served.push({
-      txid: receipt.statusUrl.slice('/payments/0x'.length),
-      body: response.text(),
-      step: run.step,
-    })
+    run.observed.served.push(
+      servedResponse(receipt.statusUrl.slice('/payments/0x'.length), response.text(), run.step)
+    )
   }
   return `${withFaults('a buyer collects a receipt', chainFault)}: ${outcomeOf(response)}`
 }

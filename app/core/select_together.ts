@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { StrictValues } from '@adonisjs/lucid/types/querybuilder'
+
+/** One SELECT, as `rawQuery` takes it (`?` placeholders). */
+export interface Select {
+  sql: string
+  bindings?: readonly StrictValues[]
+}
+
+/** A row as `selectTogether` returns it: numbers as their exact decimal text. */
+export type TextRow = Record<string, string | boolean | null | object>
+
+/**
+ * Runs several SELECTs as one statement, so they read one snapshot in one
+ * round trip, prepared under a name taken from its text so that PostgreSQL
+ * plans it once per connection (a checker that runs twenty of them after
+ * every step of the simulation spent most of its time on round trips and
+ * planning). Each row comes back through JSON with every number as its exact
+ * decimal text, as pg hands over bigint and numeric (µSTX stay exact), and
+ * timestamps as ISO text. Returns each SELECT's rows, in order.
+ */
+export async function selectTogether(
+  client: QueryClientContract,
+  selects: readonly Select[]
+): Promise<TextRow[][]> {
+  if (selects.length === 0) return []
+  const union = selects
+    .map((select, index) => `SELECT ${index} AS part, to_jsonb(s) AS row FROM (${select.sql}) s`)
+    .join('\nUNION ALL\n')
+  const text = `SELECT u.part,
+            (SELECT jsonb_object_agg(f.key, CASE WHEN jsonb_typeof(f.value) = 'number'
+                                                 THEN to_jsonb(f.value #>> '{}') ELSE f.value END)
+               FROM jsonb_each(u.row) f) AS row
+       FROM (${union}) u`
+  const query = client.rawQuery(
+    text,
+    selects.flatMap((select) => select.bindings ?? [])
+  )
+  query.knexQuery.options({ name: `together_${createHash('sha1').update(text).digest('hex')}` })
+  const result = await query
+  const rows: TextRow[][] = selects.map(() => [])
+  for (const { part, row } of result.rows as { part: number; row: TextRow | null }[]) {
+    rows[part].push(row ?? {})
+  }
+  return rows
+}
