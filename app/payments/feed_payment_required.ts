@@ -1,10 +1,15 @@
 import type { NetworkPreset } from '#chain/network'
 import { publicUrl } from '#core/public_url'
 import type { ErrorCode } from '#core/error_codes'
+import { bazaarExtension } from '#discovery/bazaar_extension'
+import { feedDeclaration } from '#feeds/feed_declaration'
 import type Feed from '#models/feed'
 import { type PaymentRequired, paymentRequired } from '#payments/x402'
 
-/** The 402 body (and `payment-required` header) of a feed request, with an error code or not. */
+/**
+ * The 402 body (and `payment-required` header) of a feed request, with an
+ * error code or not, carrying what the feed takes and answers (Bazaar).
+ */
 export function feedPaymentRequired(
   request: { feed: Feed; path: string; query: Record<string, string> },
   options: { payTo: string; network: NetworkPreset; error?: ErrorCode }
@@ -15,6 +20,7 @@ export function feedPaymentRequired(
     query: request.query,
     description: request.feed.description || request.feed.displayName,
     price: request.feed.priceMicrostx,
+    bazaar: bazaarExtension(feedDeclaration(request.feed), request),
     ...options,
   })
 }

@@ -1,3 +1,4 @@
+import type { DiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Caip2NetworkId, NetworkPreset } from '#chain/network'
 import type { Microstx } from '#ledger/money'
 
@@ -27,7 +28,11 @@ export interface PaymentRequired {
   error?: string
   resource: X402Resource
   accepts: ExactStxRequirement[]
-  extensions: { 'payment-identifier': typeof PAYMENT_IDENTIFIER_DECLARATION }
+  extensions: {
+    'payment-identifier': typeof PAYMENT_IDENTIFIER_DECLARATION
+    /** How to call the resource and what it answers (x402's Bazaar discovery extension). */
+    'bazaar'?: DiscoveryExtension
+  }
 }
 
 /**
@@ -79,6 +84,7 @@ export function paymentRequired(options: {
   payTo: string
   network: NetworkPreset
   error?: string
+  bazaar?: DiscoveryExtension
 }): PaymentRequired {
   const search = resourceIdentity('GET', options.path, options.query).split(' ')[1]
   return {
@@ -100,6 +106,9 @@ export function paymentRequired(options: {
         extra: {},
       },
     ],
-    extensions: { 'payment-identifier': PAYMENT_IDENTIFIER_DECLARATION },
+    extensions: {
+      'payment-identifier': PAYMENT_IDENTIFIER_DECLARATION,
+      ...(options.bazaar && { bazaar: options.bazaar }),
+    },
   }
 }

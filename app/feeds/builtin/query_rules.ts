@@ -13,7 +13,12 @@ export function evmAddressParameter(description: string): QueryParameter {
     in: 'query',
     required: true,
     description,
-    schema: { type: 'string', pattern: EVM_ADDRESS.source },
+    // USDT's contract: an address every chain these feeds serve knows, so the example answers.
+    schema: {
+      type: 'string',
+      pattern: EVM_ADDRESS.source,
+      examples: ['0xdac17f958d2ee523a2206206994597c13d831ec7'],
+    },
   }
 }
 

@@ -1,0 +1,113 @@
+import { test } from '@japa/runner'
+import testUtils from '@adonisjs/core/services/test_utils'
+import { validateDiscoveryExtension, type DiscoveryExtension } from '@x402/extensions/bazaar'
+import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
+import { paidFeedPath } from '#feeds/feed_paths'
+import { newOwner, registerProvider } from '#tests/support/providers'
+
+const PRICES_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { prices: { type: 'array', items: { $ref: '#/$defs/price' } } },
+  required: ['prices'],
+  $defs: {
+    price: {
+      type: 'object',
+      properties: { symbol: { type: 'string' }, usd: { type: 'number' } },
+      required: ['symbol', 'usd'],
+    },
+  },
+}
+const PRICES_EXAMPLE = { prices: [{ symbol: 'BTC', usd: 97_000.5 }] }
+
+/** The Bazaar extension of a 402, checked by @x402/extensions' own validator. */
+function bazaarOf(body: { extensions: Record<string, unknown> }, assert: any): DiscoveryExtension {
+  const bazaar = body.extensions.bazaar as DiscoveryExtension
+  assert.isObject(bazaar, 'the 402 carries extensions.bazaar')
+  const verdict = validateDiscoveryExtension(bazaar)
+  assert.isTrue(verdict.valid, JSON.stringify(verdict.errors))
+  return bazaar
+}
+
+test.group('Every 402 carries the Bazaar discovery extension', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test("each built-in feed's says GET, its query parameters and its answer", async ({
+    client,
+    assert,
+  }) => {
+    for (const feed of BUILTIN_FEEDS) {
+      const query = Object.fromEntries(
+        (feed.declaration.query ?? [])
+          .filter((param) => param.required)
+          .map((param) => [param.name, (param.schema.examples as string[])[0]])
+      )
+      const response = await client.get(paidFeedPath({ id: feed.id })).qs(query)
+      assert.equal(response.status(), 402, `${feed.id}: ${response.text()}`)
+      const bazaar = bazaarOf(response.body(), assert)
+      const info = bazaar.info as any
+      assert.equal(info.input.method, 'GET', feed.id)
+      assert.deepEqual(info.input.queryParams, { ...query, ...defaults(feed.declaration.query) })
+      assert.deepEqual(info.output.example.data, feed.declaration.example, feed.id)
+      assert.equal(info.output.example.price, Number(feed.priceMicrostx), feed.id)
+      const declared = (bazaar.schema.properties.input.properties as any).queryParams
+      assert.deepEqual(
+        Object.keys(declared.properties),
+        (feed.declaration.query ?? []).map((param) => param.name),
+        feed.id
+      )
+    }
+  })
+
+  test("a provider feed's carries what it forwards and its declared output, or no output", async ({
+    client,
+    assert,
+  }) => {
+    const owner = await newOwner(client)
+    const { provider } = await registerProvider(client, owner.token)
+    const created = await client
+      .post(`/providers/id/${provider.id}/feeds`)
+      .bearerToken(owner.token)
+      .json({
+        slug: 'eth-price',
+        display_name: 'ETH',
+        price_stx: '0.007',
+        source_path: '/v1/eth',
+        forward_query: ['symbol'],
+        output_schema: PRICES_SCHEMA,
+        output_example: PRICES_EXAMPLE,
+      })
+    created.assertStatus(201)
+
+    const declared = await client
+      .get(paidFeedPath({ handle: provider.handle, slug: 'eth-price' }))
+      .qs({ symbol: 'ETH' })
+    declared.assertStatus(402)
+    const bazaar = bazaarOf(declared.body(), assert) as any
+    assert.deepEqual(bazaar.info.input.queryParams, { symbol: 'ETH' })
+    assert.deepEqual(bazaar.info.output.example.data, PRICES_EXAMPLE)
+    assert.equal(bazaar.info.output.example.price, 7_000)
+    assert.deepEqual(bazaar.schema.properties.input.properties.queryParams.properties, {
+      symbol: { type: 'string' },
+    })
+    assert.notProperty(bazaar, 'routeTemplate', 'each feed is its own resource')
+
+    const undeclared = await client.get(
+      paidFeedPath({ handle: provider.handle, slug: 'btc-price' })
+    )
+    undeclared.assertStatus(402)
+    const plain = bazaarOf(undeclared.body(), assert) as any
+    assert.equal(plain.info.input.method, 'GET')
+    assert.notProperty(plain.info, 'output')
+  })
+})
+
+function defaults(
+  query: { name: string; required: boolean; schema: Record<string, unknown> }[] = []
+) {
+  return Object.fromEntries(
+    query
+      .filter((param) => !param.required && param.schema.default !== undefined)
+      .map((param) => [param.name, param.schema.default])
+  )
+}
