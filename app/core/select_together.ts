@@ -13,16 +13,20 @@ export type TextRow = Record<string, string | boolean | null | object>
 
 /**
  * Runs several SELECTs as one statement, so they read one snapshot in one
- * round trip, prepared under a name taken from its text so that PostgreSQL
- * plans it once per connection (a checker that runs twenty of them after
- * every step of the simulation spent most of its time on round trips and
- * planning). Each row comes back through JSON with every number as its exact
+ * round trip. Each row comes back through JSON with every number as its exact
  * decimal text, as pg hands over bigint and numeric (µSTX stay exact), and
  * timestamps as ISO text. Returns each SELECT's rows, in order.
+ *
+ * `prepared` names the statement after its text, so PostgreSQL plans it once
+ * per connection: for a caller that runs the same one over and over (the
+ * simulation checks twenty SELECTs after every step, and spent most of that
+ * time planning). Not for a one-off: a named statement stays on its pooled
+ * connection, and a transaction-mode connection pooler may not keep it.
  */
 export async function selectTogether(
   client: QueryClientContract,
-  selects: readonly Select[]
+  selects: readonly Select[],
+  { prepared = false } = {}
 ): Promise<TextRow[][]> {
   if (selects.length === 0) return []
   const union = selects
@@ -37,7 +41,9 @@ export async function selectTogether(
     text,
     selects.flatMap((select) => select.bindings ?? [])
   )
-  query.knexQuery.options({ name: `together_${createHash('sha1').update(text).digest('hex')}` })
+  if (prepared) {
+    query.knexQuery.options({ name: `together_${createHash('sha1').update(text).digest('hex')}` })
+  }
   const result = await query
   const rows: TextRow[][] = selects.map(() => [])
   for (const { part, row } of result.rows as { part: number; row: TextRow | null }[]) {

@@ -241,7 +241,7 @@ export const INVARIANTS: Record<string, Invariant> = {
 const SNAPSHOT = { sql: 'SELECT pg_current_snapshot()::text AS snapshot' }
 
 async function currentSnapshot() {
-  const [[row]] = await selectTogether(db.connection(), [SNAPSHOT])
+  const [[row]] = await selectTogether(db.connection(), [SNAPSHOT], { prepared: true })
   return row.snapshot
 }
 
@@ -270,10 +270,11 @@ export async function checkInvariants(world: World, sellers: Seller[], observed:
   const unchanged = last?.asked === asked && (await currentSnapshot()) === last.snapshot
   if (!unchanged) {
     const distinct = new Map(reads.flat().map((select) => [JSON.stringify(select), select]))
-    const [[read], ...fresh] = await selectTogether(db.connection(), [
-      SNAPSHOT,
-      ...distinct.values(),
-    ])
+    const [[read], ...fresh] = await selectTogether(
+      db.connection(),
+      [SNAPSHOT, ...distinct.values()],
+      { prepared: true }
+    )
     const keys = [...distinct.keys()]
     rows = new Map(keys.map((key, index) => [key, fresh[index]]))
     lastReads.set(world, { snapshot: String(read.snapshot), asked, rows })
