@@ -61,7 +61,7 @@ export class OpenApiDocument {
         } else if (route.name === PAID_FEED_ROUTES.provider.name) {
           add(openApiPath(route.pattern), verb, this.#providerFeed(route))
         } else {
-          add(openApiPath(route.pattern), verb, operation(route))
+          add(openApiPath(route.pattern), verb, routeOperation(route))
         }
       }
     }
@@ -98,9 +98,9 @@ export class OpenApiDocument {
     const base = paidOperation(route, declaration.query, output)
     return {
       ...base,
-      operationId: `${route.name}.${feed.id}`,
-      summary: feed.displayName,
-      description: `${feed.description}. ${formatStx(feed.priceMicrostx as Microstx)} STX per call; updated every ${feed.updateFrequency}.`,
+      'operationId': `${route.name}.${feed.id}`,
+      'summary': feed.displayName,
+      'description': `${feed.description}. ${formatStx(feed.priceMicrostx as Microstx)} STX per call; updated every ${feed.updateFrequency}.`,
       'x-payment-info': this.#paymentInfo({
         mode: 'fixed',
         amount: formatStx(feed.priceMicrostx as Microstx),
@@ -113,8 +113,8 @@ export class OpenApiDocument {
     const where = PROVIDER_PRICE_SOURCES.join(' or ')
     return {
       ...paidOperation(route, [], null),
-      summary: "A provider's feed",
-      description: `A feed a provider sells. The price is per feed: read it in ${where} (each feed's price), or in the 402's accepts[0].amount (µSTX).`,
+      'summary': "A provider's feed",
+      'description': `A feed a provider sells. The price is per feed: read it in ${where} (each feed's price), or in the 402's accepts[0].amount (µSTX).`,
       'x-payment-info': this.#paymentInfo({
         mode: 'dynamic',
         description: `The price is per feed: read it in ${where}.`,
@@ -209,7 +209,7 @@ function tagOf(route: RouteJSON) {
 }
 
 /** A route's operation, from what the router and its declared validators say. */
-function operation(route: RouteJSON): Json {
+function routeOperation(route: RouteJSON): Json {
   const inputs = routeInputs(route)
   const session = requiresSession(route)
   const parameters = [...pathParameters(route), ...queryParameters(inputs.query)]
@@ -256,7 +256,10 @@ function paidOperation(
         headers: { 'payment-response': { $ref: '#/components/headers/payment-response' } },
         content: {
           'application/json': output
-            ? { schema: output.schema, ...(output.example === null ? {} : { example: output.example }) }
+            ? {
+                schema: output.schema,
+                ...(output.example === null ? {} : { example: output.example }),
+              }
             : { schema: { type: 'object' } },
         },
       },

@@ -10,6 +10,7 @@ import { formatStx, type Microstx } from '#ledger/money'
 import { routeInputs } from '#openapi/route_inputs'
 
 type Operation = Record<string, any>
+type LazyController = () => Promise<{ default: { prototype: Record<string, unknown> } }>
 type Paths = Record<string, Record<string, Operation>>
 
 /**
@@ -83,7 +84,10 @@ test.group('GET /openapi.json', () => {
     const document = await fetchDocument(client)
 
     const nonce = document.paths['/auth/nonce'].post
-    assert.deepInclude(nonce.requestBody.content['application/json'].schema.required, 'wallet_address')
+    assert.deepInclude(
+      nonce.requestBody.content['application/json'].schema.required,
+      'wallet_address'
+    )
     const activity = document.paths['/activity'].get
     assert.includeMembers(
       activity.parameters.map((parameter: Operation) => `${parameter.in}:${parameter.name}`),
@@ -105,11 +109,9 @@ test.group('GET /openapi.json', () => {
     for (const route of apiRoutesOfRouter()) {
       const handler = route.handler
       if (typeof handler === 'function' || !('reference' in handler)) continue
-      const [controller, method] = handler.reference as [unknown, string]
-      const Controller =
-        typeof controller === 'function' && !/^class\b/.test(String(controller))
-          ? ((await (controller as () => Promise<{ default: any }>)()).default as any)
-          : (controller as any)
+      // Every controller route imports its controller lazily (app/*/routes.ts).
+      const [lazyController, method] = handler.reference as unknown as [LazyController, string]
+      const { default: Controller } = await lazyController()
       const source = String(Controller.prototype[method])
       if (!source.includes('validateUsing(')) continue
       const inputs = routeInputs(route)
@@ -131,7 +133,11 @@ test.group('GET /openapi.json', () => {
       const operation = document.paths[`/feeds/${feed.id}`]?.get
       assert.exists(operation, feed.id)
       assert.deepEqual(operation['x-payment-info'], {
-        price: { mode: 'fixed', currency: 'STX', amount: formatStx(feed.priceMicrostx as Microstx) },
+        price: {
+          mode: 'fixed',
+          currency: 'STX',
+          amount: formatStx(feed.priceMicrostx as Microstx),
+        },
         protocols: [
           {
             x402: {
@@ -151,17 +157,11 @@ test.group('GET /openapi.json', () => {
       tokenIntel.parameters.map((parameter: Operation) => parameter.name),
       ['address', 'chain']
     )
-    assert.equal(
-      tokenIntel.responses[200].content['application/json'].schema.required[0],
-      'data'
-    )
-    assert.property(
-      document.components.responses.PaymentRequired.headers,
-      'payment-required'
-    )
+    assert.equal(tokenIntel.responses[200].content['application/json'].schema.required[0], 'data')
+    assert.property(document.components.responses.PaymentRequired.headers, 'payment-required')
   })
 
-  test("the provider-feed route says its price is per feed and where to read it", async ({
+  test('the provider-feed route says its price is per feed and where to read it', async ({
     client,
     assert,
   }) => {
@@ -176,5 +176,24 @@ test.group('GET /openapi.json', () => {
     ])
     assert.include(info.description, 'per feed')
     assert.equal(operation.responses[402].$ref, '#/components/responses/PaymentRequired')
+  })
+})
+
+test.group('GET /docs/api', () => {
+  test('renders the operations of /openapi.json as a page, with the prices of the paid feeds', async ({
+    client,
+    assert,
+  }) => {
+    const response = await client.get('/docs/api')
+
+    response.assertStatus(200)
+    assert.match(response.header('content-type') ?? '', /text\/html/)
+    assert.include(response.header('content-security-policy') ?? '', "script-src 'self'")
+    const html = response.text()
+    assert.include(html, '/providers/id/{id}/feeds/{slug}/push-secret/rotate')
+    assert.include(html, '/feeds/whale-alerts')
+    assert.include(html, '0.005 STX per call')
+    assert.include(html, 'The price is per feed: read it in /registry/feeds')
+    assert.notInclude(html, '/market/leaderboard</code>')
   })
 })
