@@ -228,7 +228,7 @@ function routeOperation(route: RouteJSON): Json {
       : {}),
     security: session ? [{ bearer: [] }] : [],
     responses: {
-      200: { description: 'Success', content: { 'application/json': { schema: {} } } },
+      200: { description: 'Success' },
       ...(session ? { 401: errorResponse } : {}),
       ...(inputs.body || inputs.query ? { 422: errorResponse } : {}),
       default: errorResponse,
