@@ -82,12 +82,13 @@ export class OpenApiDocument {
   }
 
   #builtinFeed(route: RouteJSON, feed: BuiltinFeedDefinition): Json {
+    const price = feed.priceMicrostx as Microstx
     const declaration = feedDeclaration({
       providerId: null,
       slug: feed.id,
       sourceType: 'builtin',
       sourceSettings: {},
-      priceMicrostx: feed.priceMicrostx as Microstx,
+      priceMicrostx: price,
       outputSchema: null,
       outputExample: null,
     })
@@ -95,17 +96,12 @@ export class OpenApiDocument {
       schema: withDataId(declaration.output.schema, feed),
       example: declaration.output.example,
     }
-    const base = paidOperation(route, declaration.query, output)
     return {
-      ...base,
+      ...paidOperation(route, declaration.query, output),
       'operationId': `${route.name}.${feed.id}`,
       'summary': feed.displayName,
-      'description': `${feed.description}. ${formatStx(feed.priceMicrostx as Microstx)} STX per call; updated every ${feed.updateFrequency}.`,
-      'x-payment-info': this.#paymentInfo({
-        mode: 'fixed',
-        amount: formatStx(feed.priceMicrostx as Microstx),
-        microstx: feed.priceMicrostx.toString(),
-      }),
+      'description': `${feed.description}. ${formatStx(price)} STX per call; updated every ${feed.updateFrequency}.`,
+      'x-payment-info': this.#paymentInfo(price),
     }
   }
 
@@ -115,39 +111,35 @@ export class OpenApiDocument {
       ...paidOperation(route, [], null),
       'summary': "A provider's feed",
       'description': `A feed a provider sells. The price is per feed: read it in ${where} (each feed's price), or in the 402's accepts[0].amount (µSTX).`,
-      'x-payment-info': this.#paymentInfo({
-        mode: 'dynamic',
-        description: `The price is per feed: read it in ${where}.`,
-        sources: PROVIDER_PRICE_SOURCES,
-      }),
+      'x-payment-info': {
+        ...this.#paymentInfo(null),
+        'description': `The price is per feed: read it in ${where}.`,
+        'x-price-sources': PROVIDER_PRICE_SOURCES,
+      },
     }
   }
 
   /**
-   * x402scan's `x-payment-info`: `price` in STX (decimal, `fixed` or
-   * `dynamic`) and `protocols: [{x402: …}]`, here with the requirements a
-   * 402 carries besides the amount (scheme, network, asset, payTo).
+   * x402scan's `x-payment-info`: `price` in STX (decimal; `fixed`, or
+   * `dynamic` when each feed of the route has its own) and
+   * `protocols: [{x402: …}]` with what the 402 asks: scheme, network,
+   * asset, payTo and, when fixed, the amount in µSTX.
    */
-  #paymentInfo(
-    price:
-      | { mode: 'fixed'; amount: string; microstx: string }
-      | { mode: 'dynamic'; description: string; sources: string[] }
-  ): Json {
+  #paymentInfo(price: Microstx | null): Json {
     const x402 = {
       scheme: 'exact',
       network: this.chain.network.caip2,
       asset: 'STX',
       payTo: this.wallet.address,
-      ...(price.mode === 'fixed' ? { amount: price.microstx } : {}),
+      ...(price === null ? {} : { amount: price.toString() }),
     }
-    return price.mode === 'fixed'
-      ? { price: { mode: 'fixed', currency: 'STX', amount: price.amount }, protocols: [{ x402 }] }
-      : {
-          'price': { mode: 'dynamic', currency: 'STX' },
-          'protocols': [{ x402 }],
-          'description': price.description,
-          'x-price-sources': price.sources,
-        }
+    return {
+      price:
+        price === null
+          ? { mode: 'dynamic', currency: 'STX' }
+          : { mode: 'fixed', currency: 'STX', amount: formatStx(price) },
+      protocols: [{ x402 }],
+    }
   }
 }
 
