@@ -3,9 +3,11 @@
 | Routes
 |--------------------------------------------------------------------------
 |
-| Each domain declares its routes in app/<domain>/routes.ts.
+| Each domain declares its routes in app/<domain>/routes.ts. First the
+| `.accepts()` route macro they use to name their validators (app/openapi).
 |
 */
+import '#openapi/route_inputs'
 import '#health/routes'
 import '#feeds/routes'
 import '#payments/routes'
@@ -14,3 +16,4 @@ import '#provider_accounts/routes'
 import '#auth/routes'
 import '#withdrawals/routes'
 import '#web/routes'
+import '#openapi/routes'

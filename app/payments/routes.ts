@@ -1,5 +1,6 @@
 import router from '@adonisjs/core/services/router'
 import { PAID_FEED_ROUTES } from '#feeds/feed_paths'
+import { facilitatorRequestValidator } from '#payments/validators/facilitator_validator'
 
 const FacilitatorSupportedController = () =>
   import('#payments/controllers/facilitator_supported_controller')
@@ -11,8 +12,14 @@ const FacilitatorSettleController = () =>
 router
   .group(() => {
     router.get('supported', [FacilitatorSupportedController, 'handle']).as('supported')
-    router.post('verify', [FacilitatorVerifyController, 'handle']).as('verify')
-    router.post('settle', [FacilitatorSettleController, 'handle']).as('settle')
+    router
+      .post('verify', [FacilitatorVerifyController, 'handle'])
+      .as('verify')
+      .accepts({ body: facilitatorRequestValidator })
+    router
+      .post('settle', [FacilitatorSettleController, 'handle'])
+      .as('settle')
+      .accepts({ body: facilitatorRequestValidator })
   })
   .prefix('/facilitator')
   .as('facilitator')

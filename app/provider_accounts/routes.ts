@@ -2,6 +2,16 @@ import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { ownerRoutes } from '#provider_accounts/owner_routes'
 import { throttle } from '#start/limiter'
+import {
+  createFeedValidator,
+  feedStateValidator,
+  linkWalletNonceValidator,
+  linkWalletValidator,
+  registerProviderValidator,
+  switchModeValidator,
+  updateFeedValidator,
+  updateProfileValidator,
+} from '#provider_accounts/validators'
 
 const ProviderAccountsController = () =>
   import('#provider_accounts/controllers/provider_accounts_controller')
@@ -32,6 +42,7 @@ router
       .post('/providers', [ProviderAccountsController, 'store'])
       .as('providers.store')
       .use(throttle.registration)
+      .accepts({ body: registerProviderValidator })
     router.get('/me/providers', [ProviderAccountsController, 'mine']).as('providers.mine')
   })
   .use(middleware.auth())
@@ -39,18 +50,23 @@ router
 /** Owner routes: a bearer session of the wallet that registered the provider. */
 ownerRoutes(() => {
   router.get('/', [ProviderAccountsController, 'show']).as('show')
-  router.patch('/', [ProviderAccountsController, 'update']).as('update')
+  router
+    .patch('/', [ProviderAccountsController, 'update'])
+    .as('update')
+    .accepts({ body: updateProfileValidator })
   router.get('/analytics', [ProviderAnalyticsController, 'handle']).as('analytics')
   router.get('/manifest/template', [ManifestTemplateController, 'handle']).as('manifest.template')
   router
     .post('/feeds', [ProviderFeedsController, 'store'])
     .as('feeds.store')
     .use(throttle.feedChanges)
+    .accepts({ body: createFeedValidator })
   router.get('/feeds/:slug', [ProviderFeedsController, 'show']).as('feeds.show')
   router
     .patch('/feeds/:slug', [ProviderFeedsController, 'update'])
     .as('feeds.update')
     .use(throttle.feedChanges)
+    .accepts({ body: updateFeedValidator })
   router
     .delete('/feeds/:slug', [ProviderFeedsController, 'destroy'])
     .as('feeds.destroy')
@@ -59,6 +75,7 @@ ownerRoutes(() => {
     .patch('/feeds/:slug/state', [ProviderFeedsController, 'setState'])
     .as('feeds.state')
     .use(throttle.feedChanges)
+    .accepts({ body: feedStateValidator })
   router
     .post('/feeds/:slug/upload', [FeedSourceController, 'upload'])
     .as('feeds.upload')
@@ -71,7 +88,11 @@ ownerRoutes(() => {
     .post('/feeds/:slug/push-secret/rotate', [FeedSourceController, 'rotate'])
     .as('feeds.push_secret.rotate')
     .use(throttle.feedChanges)
-  router.post('/mode', [PartnerBridgeController, 'switchMode']).as('mode').use(throttle.feedChanges)
+  router
+    .post('/mode', [PartnerBridgeController, 'switchMode'])
+    .as('mode')
+    .use(throttle.feedChanges)
+    .accepts({ body: switchModeValidator })
   router
     .post('/hmac/rotate', [PartnerBridgeController, 'rotate'])
     .as('hmac.rotate')
@@ -84,10 +105,12 @@ ownerRoutes(() => {
     .post('/link-wallet/nonce', [LinkWalletNonceController, 'handle'])
     .as('link_wallet.nonce')
     .use(throttle.walletLinking)
+    .accepts({ body: linkWalletNonceValidator })
   router
     .post('/link-wallet', [LinkWithdrawalWalletController, 'handle'])
     .as('link_wallet')
     .use(throttle.walletLinking)
+    .accepts({ body: linkWalletValidator })
 }).as('providers.owned')
 
 router.get('/providers', [PublicProvidersController, 'index']).as('providers.index')

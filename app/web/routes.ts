@@ -11,11 +11,15 @@ const ShowProviderPageController = () => import('#web/controllers/show_provider_
 const ShowProviderVerificationPageController = () =>
   import('#web/controllers/show_provider_verification_page_controller')
 const ShowDashboardPageController = () => import('#web/controllers/show_dashboard_page_controller')
+const ShowApiReferencePageController = () =>
+  import('#web/controllers/show_api_reference_page_controller')
 
 /**
- * The pages people use. They live at `/` and under /market and /dashboard,
- * prefixes no API path uses, so a page never shadows the JSON an agent
- * reads (GET /providers/:handle, /leaderboard, … stay JSON for everyone).
+ * The pages people use. They live at `/` and under /market, /dashboard and
+ * /docs, prefixes no API path uses, so a page never shadows the JSON an
+ * agent reads (GET /providers/:handle, /leaderboard, … stay JSON for
+ * everyone). Each carries `middleware.pageHeaders()`, which is also what
+ * keeps it out of /openapi.json (app/web/page_routes.ts).
  */
 router
   .group(() => {
@@ -49,6 +53,7 @@ router
       })
       .prefix('/dashboard')
       .as('dashboard')
+    router.get('/docs/api', [ShowApiReferencePageController, 'handle']).as('docs.api')
   })
   .use(middleware.pageHeaders())
   .as('web')

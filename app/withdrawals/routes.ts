@@ -1,6 +1,7 @@
 import router from '@adonisjs/core/services/router'
 import { ownerRoutes } from '#provider_accounts/owner_routes'
 import { throttle } from '#start/limiter'
+import { listWithdrawalsValidator, withdrawValidator } from '#withdrawals/validators'
 
 const RequestWithdrawalController = () =>
   import('#withdrawals/controllers/request_withdrawal_controller')
@@ -14,7 +15,11 @@ ownerRoutes(() => {
     .post('withdraw', [RequestWithdrawalController, 'handle'])
     .as('withdraw')
     .use(throttle.withdrawals)
-  router.get('withdrawals', [ListWithdrawalsController, 'handle']).as('withdrawals')
+    .accepts({ body: withdrawValidator })
+  router
+    .get('withdrawals', [ListWithdrawalsController, 'handle'])
+    .as('withdrawals')
+    .accepts({ query: listWithdrawalsValidator })
   router
     .get('withdrawals/:withdrawal_id', [ShowWithdrawalController, 'handle'])
     .as('withdrawals.show')

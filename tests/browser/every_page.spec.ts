@@ -82,6 +82,7 @@ const PAGES: Visit[] = [
   },
   { route: '/market/activity', path: '/market/activity', shows: LONG_AGENT_NAME },
   { route: '/dashboard', path: '/dashboard', shows: 'Connect wallet and sign in' },
+  { route: '/docs/api', path: '/docs/api', shows: 'push-secret/rotate' },
   {
     route: '/dashboard/register',
     path: '/dashboard/register',

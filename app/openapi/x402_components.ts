@@ -1,0 +1,170 @@
+import { ERROR_CODES } from '#core/error_codes'
+import { MAX_TIMEOUT_SECONDS, PAYMENT_IDENTIFIER_DECLARATION, X402_VERSION } from '#payments/x402'
+
+const ref = (schema: string) => ({ $ref: `#/components/schemas/${schema}` })
+
+const base64Of = (schema: string, meaning: string) => ({
+  description: `${meaning}: base64 of the JSON of a ${schema}`,
+  schema: { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/json' },
+})
+
+/** The codes of `{error}` bodies (app/core/error_codes.ts); the x402-only codes never reach one. */
+const ERROR_BODY_CODES = Object.entries(ERROR_CODES)
+  .filter(([, entry]) => (entry.in as readonly string[]).includes('error'))
+  .map(([code]) => code)
+
+/**
+ * The shared pieces of /openapi.json: the error body every route answers
+ * with, and x402 v2 as app/payments/x402.ts and paid_call_response.ts
+ * shape it (the body, the `payment-required` / `payment-signature` /
+ * `payment-response` headers).
+ */
+export const COMPONENTS = {
+  schemas: {
+    Error: {
+      type: 'object',
+      properties: {
+        error: {
+          type: 'object',
+          properties: {
+            code: {
+              type: 'string',
+              enum: ERROR_BODY_CODES,
+              description: 'Stable code: the table in docs/api.md',
+            },
+            message: { type: 'string' },
+            fields: {
+              type: 'array',
+              description: 'What was wrong with each field of the input (validation errors)',
+              items: {
+                type: 'object',
+                properties: {
+                  field: { type: 'string' },
+                  message: { type: 'string' },
+                  rule: { type: 'string' },
+                },
+                required: ['field', 'message', 'rule'],
+              },
+            },
+            request_id: { type: 'string', description: 'The X-Request-Id of the answer' },
+          },
+          required: ['code', 'message'],
+        },
+      },
+      required: ['error'],
+    },
+    PaymentRequired: {
+      type: 'object',
+      description: 'x402 v2 PaymentRequired: what to pay, and to whom',
+      properties: {
+        x402Version: { const: X402_VERSION },
+        error: { type: 'string', description: 'Why an offered payment was refused' },
+        resource: {
+          type: 'object',
+          properties: {
+            url: { type: 'string', format: 'uri' },
+            description: { type: 'string' },
+            mimeType: { type: 'string' },
+          },
+          required: ['url', 'description', 'mimeType'],
+        },
+        accepts: { type: 'array', items: ref('PaymentRequirements'), minItems: 1 },
+        extensions: {
+          type: 'object',
+          properties: {
+            'payment-identifier': { const: PAYMENT_IDENTIFIER_DECLARATION },
+          },
+          additionalProperties: true,
+        },
+      },
+      required: ['x402Version', 'resource', 'accepts'],
+    },
+    PaymentRequirements: {
+      type: 'object',
+      properties: {
+        scheme: { const: 'exact' },
+        network: { type: 'string', description: 'CAIP-2 id of the Stacks network' },
+        amount: { type: 'string', pattern: '^[0-9]+$', description: 'Price in µSTX' },
+        asset: { const: 'STX' },
+        payTo: { type: 'string', description: 'The platform wallet' },
+        maxTimeoutSeconds: { type: 'integer', maximum: MAX_TIMEOUT_SECONDS },
+        extra: { type: 'object' },
+      },
+      required: ['scheme', 'network', 'amount', 'asset', 'payTo', 'maxTimeoutSeconds', 'extra'],
+    },
+    PaymentFailed: {
+      type: 'object',
+      description: 'The payment failed on chain: paying again buys nothing',
+      properties: { x402Version: { const: X402_VERSION }, error: { const: 'payment_failed' } },
+      required: ['x402Version', 'error'],
+    },
+    SettlementPending: {
+      type: 'object',
+      description: 'Paid, not yet confirmed: collect the answer at receipt.status_url',
+      properties: {
+        x402Version: { const: X402_VERSION },
+        error: { const: 'settlement_pending' },
+        receipt: {
+          type: 'object',
+          properties: {
+            txid: { type: 'string' },
+            token: { type: 'string' },
+            status_url: { type: 'string' },
+          },
+          required: ['txid', 'status_url'],
+        },
+      },
+      required: ['x402Version', 'error'],
+    },
+    SettlementResponse: {
+      type: 'object',
+      properties: {
+        success: { type: 'boolean' },
+        transaction: { type: 'string', description: '0x-prefixed txid, or "" when none' },
+        network: { type: 'string' },
+        payer: { type: 'string' },
+        errorReason: { type: 'string' },
+      },
+      required: ['success', 'transaction', 'network'],
+    },
+  },
+  responses: {
+    Error: {
+      description: 'An error: its stable code and message',
+      content: { 'application/json': { schema: ref('Error') } },
+    },
+    PaymentRequired: {
+      description: 'Payment required: pay as `accepts` says and retry with `payment-signature`',
+      headers: { 'payment-required': { $ref: '#/components/headers/payment-required' } },
+      content: {
+        'application/json': { schema: { oneOf: [ref('PaymentRequired'), ref('PaymentFailed')] } },
+      },
+    },
+    SettlementPending: {
+      description: 'Paid, settlement pending',
+      headers: { 'payment-response': { $ref: '#/components/headers/payment-response' } },
+      content: { 'application/json': { schema: ref('SettlementPending') } },
+    },
+  },
+  headers: {
+    'payment-required': base64Of('PaymentRequired', 'The payment requirements'),
+    'payment-response': base64Of('SettlementResponse', 'The settlement of the payment'),
+  },
+  parameters: {
+    'payment-signature': {
+      name: 'payment-signature',
+      in: 'header',
+      required: false,
+      description:
+        'x402 v2 PaymentPayload (base64 of its JSON): the signed STX transfer that pays for this call. Without it the answer is 402.',
+      schema: { type: 'string' },
+    },
+  },
+  securitySchemes: {
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A session token from Sign-In With Stacks (POST /auth/nonce, /auth/verify)',
+    },
+  },
+} as const
