@@ -19,15 +19,27 @@ export const MAX_QUERY_LENGTH = 100
  */
 const filters = {
   type: vine.enum(['http', 'mcp']).optional(),
-  payTo: vine.string().maxLength(128).regex(/^[A-Za-z0-9.:_-]+$/).optional(),
-  scheme: vine.string().maxLength(32).regex(/^[a-z0-9-]+$/).optional(),
+  payTo: vine
+    .string()
+    .maxLength(128)
+    .regex(/^[A-Za-z0-9.:_-]+$/)
+    .optional(),
+  scheme: vine
+    .string()
+    .maxLength(32)
+    .regex(/^[a-z0-9-]+$/)
+    .optional(),
   /** CAIP-2: `namespace:reference`. */
   network: vine
     .string()
     .maxLength(41)
     .regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/)
     .optional(),
-  extensions: vine.string().maxLength(64).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  extensions: vine
+    .string()
+    .maxLength(64)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
 }
 
 const limit = () => vine.number().withoutDecimals().range([1, MAX_LIMIT]).optional()

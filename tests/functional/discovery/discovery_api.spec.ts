@@ -71,7 +71,9 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
     const ethInfo = (eth.extensions!.bazaar as any).info
     assert.deepEqual(ethInfo.output.example.data, PRICES_EXAMPLE)
     assert.deepEqual(
-      Object.keys((eth.extensions!.bazaar as any).schema.properties.input.properties.queryParams.properties),
+      Object.keys(
+        (eth.extensions!.bazaar as any).schema.properties.input.properties.queryParams.properties
+      ),
       ['symbol']
     )
     assert.notProperty((btc.extensions!.bazaar as any).info, 'output', 'no output declared')
@@ -97,7 +99,10 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
       page.items.map((item) => item.resource),
       all.items.slice(LIVE - 3).map((item) => item.resource)
     )
-    assert.deepEqual(page.items.slice(-2).map((item) => item.resource), [BTC, ETH])
+    assert.deepEqual(
+      page.items.slice(-2).map((item) => item.resource),
+      [BTC, ETH]
+    )
 
     for (const filter of [
       { network: 'eip155:8453' },
@@ -121,19 +126,28 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
 
     const byProvider = await bazaar.search({ query: 'acme', limit: 1 })
     assert.equal(byProvider.x402Version, 2)
-    assert.deepEqual(byProvider.resources.map((item) => item.resource), [BTC])
+    assert.deepEqual(
+      byProvider.resources.map((item) => item.resource),
+      [BTC]
+    )
     assert.isFalse(byProvider.partialResults)
     assert.equal(byProvider.pagination!.limit, 1)
     const cursor = byProvider.pagination!.cursor
     assert.isString(cursor)
 
     const next = await bazaar.search({ query: 'acme', limit: 1, cursor: cursor! })
-    assert.deepEqual(next.resources.map((item) => item.resource), [ETH])
+    assert.deepEqual(
+      next.resources.map((item) => item.resource),
+      [ETH]
+    )
     assert.isNull(next.pagination!.cursor, 'the last page has no cursor')
     assertValidBazaar(next.resources[0], assert)
 
     const byDescription = await bazaar.search({ query: 'ETHER matching' })
-    assert.deepEqual(byDescription.resources.map((item) => item.resource), [ETH])
+    assert.deepEqual(
+      byDescription.resources.map((item) => item.resource),
+      [ETH]
+    )
 
     const builtin = BUILTIN_FEEDS[0]
     const byCategory = await bazaar.search({ query: builtin.category })
@@ -173,7 +187,11 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
       ['search', { query: 'btc', limit: '-5' }, 'limit'],
       ['search', { query: 'btc', cursor: 'not-a-cursor' }, 'cursor'],
       ['search', { query: 'btc', cursor: Buffer.from('o-1').toString('base64url') }, 'cursor'],
-      ['search', { query: 'btc', cursor: Buffer.from('o99999999').toString('base64url') }, 'cursor'],
+      [
+        'search',
+        { query: 'btc', cursor: Buffer.from('o99999999').toString('base64url') },
+        'cursor',
+      ],
       ['search', { query: 'btc', cursor: 'A'.repeat(5000) }, 'cursor'],
     ]
     for (const [route, qs, field] of cases) {

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { expectStatus } from '#tests/support/providers'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
 
 /** The paid paths of the feed cards a page shows, in its order. */
@@ -23,10 +24,11 @@ test.group('The pages and the machine listings show the same feeds', (group) => 
         .json({ slug, display_name: slug, price_stx: '0.005', source_path: `/v1/${slug}` })
       created.assertStatus(201)
     }
-    ;(
-      await client.patch(`${feeds}/sol-price/state`).bearerToken(owner.token).json({ active: false })
-    ).assertStatus(200)
-    ;(await client.delete(`${feeds}/xrp-price`).bearerToken(owner.token)).assertStatus(204)
+    await expectStatus(
+      client.patch(`${feeds}/sol-price/state`).bearerToken(owner.token).json({ active: false }),
+      200
+    )
+    await expectStatus(client.delete(`${feeds}/xrp-price`).bearerToken(owner.token), 204)
 
     const resources = await client.get('/facilitator/discovery/resources').qs({ limit: 100 })
     const listed = resources

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { expectStatus } from '#tests/support/providers'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { feedDeclaration } from '#feeds/feed_declaration'
 import Feed from '#models/feed'
@@ -42,7 +43,10 @@ test.group('GET /registry/provider-feeds', (group) => {
       .where({ providerId: provider.id, slug: 'eth-price' })
       .firstOrFail()
     assert.deepEqual(eth.declaration, JSON.parse(JSON.stringify(feedDeclaration(ethRow))))
-    assert.deepEqual(eth.declaration.query.map((param: { name: string }) => param.name), ['symbol'])
+    assert.deepEqual(
+      eth.declaration.query.map((param: { name: string }) => param.name),
+      ['symbol']
+    )
     assert.deepEqual(eth.declaration.output.example.data, PRICES_EXAMPLE)
     assert.equal(eth.declaration.output.schema.properties.data.$defs.price.required[0], 'symbol')
 
@@ -68,21 +72,25 @@ test.group('GET /registry/provider-feeds', (group) => {
     )
 
     const feeds = `/providers/id/${provider.id}/feeds`
-    ;(
-      await client.patch(`${feeds}/eth-price/state`).bearerToken(owner.token).json({ active: false })
-    ).assertStatus(200)
+    await expectStatus(
+      client.patch(`${feeds}/eth-price/state`).bearerToken(owner.token).json({ active: false }),
+      200
+    )
     const afterPause = await client.get('/registry/provider-feeds')
     assert.deepEqual(
       afterPause.body().feeds.map((feed: { id: string }) => feed.id),
       ['acme-data/btc-price']
     )
-    ;(await client.delete(`${feeds}/btc-price`).bearerToken(owner.token)).assertStatus(204)
+    await expectStatus(client.delete(`${feeds}/btc-price`).bearerToken(owner.token), 204)
     const afterDelete = await client.get('/registry/provider-feeds')
     assert.deepEqual(afterDelete.body().feeds, [])
     assert.equal(afterDelete.body().total, 0)
   })
 
-  test('refuses a page or size out of bounds with validation_failed', async ({ client, assert }) => {
+  test('refuses a page or size out of bounds with validation_failed', async ({
+    client,
+    assert,
+  }) => {
     for (const qs of [{ page: 0 }, { page: 101 }, { size: 0 }, { size: 1000 }, { page: 'two' }]) {
       const response = await client.get('/registry/provider-feeds').qs(qs)
       response.assertStatus(422)

@@ -16,7 +16,7 @@ test.group('/.well-known/x402 and /llms.txt', (group) => {
     const response = await client.get('/.well-known/x402')
 
     response.assertStatus(200)
-    assert.match(response.header('content-type'), /^application\/json/)
+    assert.match(response.header('content-type') ?? '', /^application\/json/)
     const body = response.body()
     assert.equal(body.version, 1)
     const listed = await client.get('/facilitator/discovery/resources').qs({ limit: 100 })
@@ -36,7 +36,7 @@ test.group('/.well-known/x402 and /llms.txt', (group) => {
     const response = await client.get('/llms.txt')
 
     response.assertStatus(200)
-    assert.match(response.header('content-type'), /^text\/plain; charset=utf-8/)
+    assert.match(response.header('content-type') ?? '', /^text\/plain; charset=utf-8/)
     const text = response.text()
     assert.match(text, /^# Tollbooth\n\n> /)
     for (const path of [
