@@ -33,7 +33,25 @@ export async function paginate<Row>(
   query: DatabaseQueryBuilderContract,
   { page, size }: PageRequest
 ): Promise<Page<Row>> {
-  const reachable = MAX_PAGE * size
+  const { rows, total, more } = await slice<Row>(
+    query,
+    { offset: (page - 1) * size, limit: size },
+    MAX_PAGE * size
+  )
+  return { rows, page, size, total, more, pages: Math.max(1, Math.ceil(total / size)) }
+}
+
+/**
+ * `limit` rows of an ordered query from `offset`, and how many rows match,
+ * counted up to `reachable` (`more` when more match): both run by PostgreSQL,
+ * for lists paged by offset rather than page number. The ORDER BY must be
+ * total, as for paginate.
+ */
+export async function slice<Row>(
+  query: DatabaseQueryBuilderContract,
+  { offset, limit }: { offset: number; limit: number },
+  reachable: number
+): Promise<{ rows: Row[]; total: number; more: boolean }> {
   const matching = query
     .clone()
     .clearSelect()
@@ -41,20 +59,9 @@ export async function paginate<Row>(
     .select(query.client.raw('1'))
     .limit(reachable + 1)
   const [rows, counted] = await Promise.all([
-    query
-      .clone()
-      .offset((page - 1) * size)
-      .limit(size),
+    query.clone().offset(offset).limit(limit),
     query.client.from(matching.as('matching')).count('* as total').first(),
   ])
   const found = Number(counted?.total ?? 0)
-  const total = Math.min(found, reachable)
-  return {
-    rows: rows as Row[],
-    page,
-    size,
-    total,
-    more: found > reachable,
-    pages: Math.max(1, Math.ceil(total / size)),
-  }
+  return { rows: rows as Row[], total: Math.min(found, reachable), more: found > reachable }
 }

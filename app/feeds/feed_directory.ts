@@ -1,7 +1,9 @@
 import type { LRUCache } from 'lru-cache'
 import type { Clock } from '#core/clock'
 import { clockedLruCache } from '#core/clocked_lru_cache'
+import db from '@adonisjs/lucid/services/db'
 import Feed from '#models/feed'
+import { liveFeeds } from '#feeds/live_feeds'
 import { closestName } from '#feeds/closest_name'
 
 type LookUp = () => Promise<Feed | null>
@@ -66,20 +68,16 @@ export class FeedDirectory {
 
   /**
    * The slugs of the live feeds of a provider, or the built-in ones (null):
-   * active and not deleted, of an active provider — those the marketplace
-   * shows (MarketCatalog), so a "did you mean" never names a page that 404s.
+   * those the marketplace shows (liveFeeds), so a "did you mean" never names
+   * a page that 404s.
    */
   async liveSlugsOf(handle: string | null): Promise<string[]> {
     const lookUp = async () => {
-      const query = Feed.query().select('slug').where('status', 'active').whereNull('deleted_at')
-      if (handle === null) query.whereNull('provider_id')
-      else {
-        query.whereHas('provider', (provider) =>
-          provider.where('handle', handle).where('status', 'active')
-        )
-      }
-      const feeds = await query
-      return feeds.map((feed) => feed.slug)
+      const query = liveFeeds(db).select('feeds.slug')
+      if (handle === null) query.whereNull('feeds.provider_id')
+      else query.where('providers.handle', handle)
+      const rows: { slug: string }[] = await query
+      return rows.map((row) => row.slug)
     }
     // No handle contains a slash.
     const { slugs } = await this.#slugs.forceFetch(handle ?? '/', { context: lookUp })

@@ -4,12 +4,17 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import { paidFeedPath } from '#feeds/feed_paths'
+import { liveFeeds } from '#feeds/live_feeds'
 import { ChainConfig } from '#chain/define_config'
 
 /** The registry's `version`: a constant of the spec, not the package's version. */
 const REGISTRY_VERSION = '1.0.0'
 
-/** GET /registry/feeds: every live feed with its price and rollup stats. */
+/**
+ * GET /registry/feeds: every live built-in feed with its price and rollup
+ * stats (the spec's registry); providers' feeds are listed a page at a time
+ * by GET /registry/provider-feeds (ProviderFeedRegistry).
+ */
 @inject()
 export class FeedRegistry {
   constructor(
@@ -20,10 +25,8 @@ export class FeedRegistry {
 
   async list() {
     const network = this.chain.network
-    const rows = await this.db
-      .from('feeds')
+    const rows = await liveFeeds(this.db)
       .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
-      .where('feeds.status', 'active')
       .whereNull('feeds.provider_id')
       .orderBy('feeds.created_at')
       .orderBy('feeds.slug')

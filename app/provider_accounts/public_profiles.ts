@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { type PageRequest, paginate } from '#core/pagination'
 import { FeedAvailability } from '#feeds/feed_availability'
+import { liveFeeds } from '#feeds/live_feeds'
 import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/feed_stats'
 import { formatStx, parseMicrostx, stxNumber } from '#ledger/money'
 import Provider from '#models/provider'
@@ -75,12 +76,9 @@ export class PublicProfiles {
 
   /** A provider's slugs are unique among its live feeds, so the order is total. */
   #liveFeeds(provider: Provider) {
-    return this.db
-      .from('feeds')
+    return liveFeeds(this.db)
       .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
       .where('feeds.provider_id', provider.id)
-      .whereNull('feeds.deleted_at')
-      .where('feeds.status', 'active')
       .orderBy('feeds.created_at')
       .orderBy('feeds.slug')
       .select(

@@ -8,6 +8,7 @@ import { FEED_STATS_COLUMNS, summariseStats, type FeedStatsRow } from '#feeds/fe
 import { formatStx, parseMicrostx } from '#ledger/money'
 import { timeAgo } from '#stats/time_ago'
 import { feedPaths } from '#feeds/feed_paths'
+import { inCatalogOrder, liveFeeds, mentioning } from '#feeds/live_feeds'
 
 /** Provider feeds carry no category of their own: the marketplace files them together. */
 export const PROVIDER_CATEGORY = 'provider'
@@ -56,15 +57,6 @@ export interface MarketFilter {
 /** More categories than the built-in catalog has; the filter never lists more. */
 const MAX_CATEGORIES = 50
 
-/** What a search looks in: a feed's names and description, and its provider's. */
-const SEARCHED_TEXT = `concat_ws(' ', feeds.slug, feeds.display_name, feeds.description,
-  providers.handle, providers.display_name)`
-
-/** `%` and `_` in a word are searched for as themselves (`\` is LIKE's escape character). */
-function containing(word: string) {
-  return `%${word.replace(/[\\%_]/g, '\\$&')}%`
-}
-
 /**
  * Live feeds, built-in and provider, with price, category, freshness and the
  * registry's rollup stats: what the marketplace pages show. PostgreSQL
@@ -82,10 +74,7 @@ export class MarketCatalog {
 
   /** One page of the live feeds matching the filter, in catalog order. */
   async page({ q, category }: MarketFilter, request: PageRequest): Promise<Page<MarketFeed>> {
-    const query = this.#listed()
-    for (const word of (q ?? '').split(/\s+/).filter(Boolean)) {
-      query.whereRaw(`${SEARCHED_TEXT} ILIKE ?`, [containing(word)])
-    }
+    const query = mentioning(this.#listed(), q)
     if (category) query.whereRaw('coalesce(feeds.category, ?) = ?', [PROVIDER_CATEGORY, category])
     const page = await paginate<CatalogRow>(query, request)
     return { ...page, rows: await this.#entries(page.rows) }
@@ -97,7 +86,7 @@ export class MarketCatalog {
    * feeds there are in all: one grouped query.
    */
   async categories() {
-    const rows = await this.#live()
+    const rows = await liveFeeds(this.db)
       .select(
         this.db.raw('coalesce(feeds.category, ?) AS name', [PROVIDER_CATEGORY]),
         this.db.raw('count(*)::int AS count'),
@@ -128,25 +117,10 @@ export class MarketCatalog {
     return entry
   }
 
-  /** Live feeds: active, not deleted, built in or of an active provider. */
-  #live() {
-    return this.db
-      .from('feeds')
-      .leftJoin('providers', 'providers.id', 'feeds.provider_id')
-      .where('feeds.status', 'active')
-      .whereNull('feeds.deleted_at')
-      .where((query) => {
-        query.whereNull('feeds.provider_id').orWhere('providers.status', 'active')
-      })
-  }
-
-  /** Live feeds with what a card shows, built-in first; a handle and a slug name one live feed, so the order is total. */
+  /** Live feeds with what a card shows, in catalog order. */
   #listed() {
-    return this.#live()
+    return inCatalogOrder(liveFeeds(this.db))
       .leftJoin('feed_stats', 'feed_stats.feed_id', 'feeds.id')
-      .orderByRaw('providers.handle NULLS FIRST')
-      .orderBy('feeds.created_at')
-      .orderBy('feeds.slug')
       .select(
         'feeds.id',
         'feeds.slug',

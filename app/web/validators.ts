@@ -17,7 +17,7 @@ export const MAX_SEARCH_LENGTH = 100
 
 /**
  * The marketplace's view, `/?q=…&category=…&page=…`: every word of `q` is
- * looked for in a feed's name, description and provider; an unknown
+ * looked for in a feed's name, description, category and provider; an unknown
  * category simply matches no feed.
  */
 export const marketQueryValidator = vine.create({
