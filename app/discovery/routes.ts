@@ -1,4 +1,9 @@
 import router from '@adonisjs/core/services/router'
+import {
+  listResourcesValidator,
+  providerFeedsValidator,
+  searchResourcesValidator,
+} from '#discovery/validators'
 
 const ListProviderFeedsController = () =>
   import('#discovery/controllers/list_provider_feeds_controller')
@@ -13,13 +18,20 @@ const ShowLlmsTxtController = () => import('#discovery/controllers/show_llms_txt
 /** Beside /registry/feeds, which lists the built-in feeds as the spec has it. */
 router
   .get('/registry/provider-feeds', [ListProviderFeedsController, 'handle'])
+  .accepts({ query: providerFeedsValidator })
   .as('registry.provider_feeds')
 
 /** The facilitator's discovery API, as @x402/extensions' withBazaar client calls it. */
 router
   .group(() => {
-    router.get('resources', [ListDiscoveryResourcesController, 'handle']).as('resources')
-    router.get('search', [SearchDiscoveryResourcesController, 'handle']).as('search')
+    router
+      .get('resources', [ListDiscoveryResourcesController, 'handle'])
+      .accepts({ query: listResourcesValidator })
+      .as('resources')
+    router
+      .get('search', [SearchDiscoveryResourcesController, 'handle'])
+      .accepts({ query: searchResourcesValidator })
+      .as('search')
   })
   .prefix('/facilitator/discovery')
   .as('facilitator.discovery')
