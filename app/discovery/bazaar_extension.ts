@@ -39,7 +39,8 @@ export function bazaarExtension(
   }) as DiscoveryExtension
 }
 
-function exampleInput(declaration: FeedDeclaration, query: Record<string, string>) {
+/** The query a call shows as its example: `query`'s values, else each parameter's declared example or default. */
+export function exampleInput(declaration: FeedDeclaration, query: Record<string, string> = {}) {
   const input: Record<string, unknown> = {}
   for (const { name, schema } of declaration.query) {
     const example = query[name] ?? (schema.examples as unknown[] | undefined)?.[0] ?? schema.default

@@ -1,6 +1,8 @@
 import { inject } from '@adonisjs/core'
 import { publicUrl } from '#core/public_url'
-import { DiscoveryCatalog } from '#discovery/discovery_catalog'
+import { exampleInput } from '#discovery/bazaar_extension'
+import { type CatalogFeed, DiscoveryCatalog } from '#discovery/discovery_catalog'
+import { feedDeclaration } from '#feeds/feed_declaration'
 import { MAX_LISTED } from '#discovery/validators'
 
 /** Resource URLs /.well-known/x402 lists at most; the discovery API lists the rest. */
@@ -10,7 +12,8 @@ export const WELL_KNOWN_LIMIT = 100
  * GET /.well-known/x402: the discovery document x402scan and the agents
  * following it read (`{version: 1, resources, instructions}`, x402scan's
  * docs/DISCOVERY.md): the first live feeds' paid URLs, in catalog order, and
- * where the whole catalog is.
+ * where the whole catalog is. A feed that requires query parameters is listed
+ * with their example values, so that probing its URL gets its 402, not a 422.
  */
 @inject()
 export class WellKnownX402 {
@@ -28,7 +31,7 @@ export class WellKnownX402 {
         : `All ${total} live feeds are listed here`
     return {
       version: 1,
-      resources: rows.map(({ path }) => publicUrl(path)),
+      resources: rows.map(probeUrl),
       instructions: [
         `Tollbooth sells JSON data feeds per call over x402 v2, paid in STX. ${listed}.`,
         `Every live feed, with its payment requirements and Bazaar input/output schemas: GET ${publicUrl('/facilitator/discovery/resources')} (limit, offset) or ${publicUrl('/facilitator/discovery/search')}?query=… — @x402/extensions' withBazaar client reads both.`,
@@ -36,4 +39,13 @@ export class WellKnownX402 {
       ].join(' '),
     }
   }
+}
+
+function probeUrl({ feed, path }: CatalogFeed) {
+  const required = feedDeclaration(feed).query.filter((param) => param.required)
+  const example = exampleInput({ query: required, output: null })
+  const search = new URLSearchParams(
+    Object.entries(example).map(([name, value]): [string, string] => [name, String(value)])
+  )
+  return publicUrl(search.size > 0 ? `${path}?${search}` : path)
 }

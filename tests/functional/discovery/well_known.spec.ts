@@ -21,10 +21,18 @@ test.group('/.well-known/x402 and /llms.txt', (group) => {
     assert.equal(body.version, 1)
     const listed = await client.get('/facilitator/discovery/resources').qs({ limit: 100 })
     assert.deepEqual(
-      body.resources,
+      body.resources.map((url: string) => url.split('?')[0]),
       listed.body().items.map((item: { resource: string }) => item.resource)
     )
     assert.lengthOf(body.resources, BUILTIN_FEEDS.length + 2)
+    assert.include(
+      body.resources,
+      publicUrl('/feeds/token-intel?address=0xdac17f958d2ee523a2206206994597c13d831ec7')
+    )
+    for (const url of body.resources as string[]) {
+      const probe = await client.get(url.slice(publicUrl('').length))
+      assert.equal(probe.status(), 402, `${url}: ${probe.text()}`)
+    }
     assert.include(body.resources, publicUrl('/feeds/p/acme-data/eth-price'))
     assert.include(body.instructions, publicUrl('/facilitator/discovery/resources'))
   })
