@@ -23,9 +23,13 @@ export function bazaarExtension(
   const { bazaar } = declareDiscoveryExtension({
     input: exampleInput(declaration, request.query ?? {}),
     inputSchema: {
-      properties: Object.fromEntries(declaration.query.map((param) => [param.name, param.schema])),
+      properties: Object.fromEntries(
+        declaration.query.map(({ name, schema, description }) => [
+          name,
+          description ? { ...schema, description } : schema,
+        ])
+      ),
       required: declaration.query.filter((param) => param.required).map((param) => param.name),
-      additionalProperties: false,
     },
     ...(declaration.output && {
       output: { example: declaration.output.example, schema: embedded(declaration.output.schema) },
@@ -39,8 +43,15 @@ export function bazaarExtension(
   }) as DiscoveryExtension
 }
 
+/** A call's query with only its required parameters, at their declared examples: a URL that gets the 402. */
+export function requiredExampleQuery(declaration: FeedDeclaration): Record<string, string> {
+  const required = declaration.query.filter((param) => param.required)
+  const example = exampleInput({ query: required, output: null })
+  return Object.fromEntries(Object.entries(example).map(([name, value]) => [name, String(value)]))
+}
+
 /** The query a call shows as its example: `query`'s values, else each parameter's declared example or default. */
-export function exampleInput(declaration: FeedDeclaration, query: Record<string, string> = {}) {
+function exampleInput(declaration: FeedDeclaration, query: Record<string, string> = {}) {
   const input: Record<string, unknown> = {}
   for (const { name, schema } of declaration.query) {
     const example = query[name] ?? (schema.examples as unknown[] | undefined)?.[0] ?? schema.default

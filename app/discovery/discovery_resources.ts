@@ -7,10 +7,11 @@ import {
 } from '@x402/extensions/bazaar'
 import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
-import { publicUrl } from '#core/public_url'
+import { requiredExampleQuery } from '#discovery/bazaar_extension'
 import { type CatalogFeed, DiscoveryCatalog } from '#discovery/discovery_catalog'
 import { encodeCursor } from '#discovery/search_cursor'
 import { DEFAULT_LIMIT, MAX_LISTED } from '#discovery/validators'
+import { feedDeclaration } from '#feeds/feed_declaration'
 import { feedPaymentRequired } from '#payments/feed_payment_required'
 import { X402_VERSION } from '#payments/x402'
 import { PROVIDER_CATEGORY } from '#web/market_catalog'
@@ -27,11 +28,14 @@ export interface DiscoveryFilter {
 /** The serviceName of every resource (the library keeps 32 printable ASCII characters). */
 const SERVICE_NAME = 'Tollbooth'
 
+/** The extensions every feed's 402 declares. */
+const EXTENSIONS = new Set(['bazaar', 'payment-identifier'])
+
 /**
  * The facilitator's discovery API as @x402/extensions defines it (its
  * client, withBazaar, reads it unmodified): every live feed as a
- * DiscoveryResource whose `accepts` and `extensions.bazaar` are those of the
- * feed's own 402.
+ * DiscoveryResource whose `accepts` and `extensions` (Bazaar's and
+ * payment-identifier's) are those of the feed's own 402.
  */
 @inject()
 export class DiscoveryResources {
@@ -82,7 +86,7 @@ export class DiscoveryResources {
       resources: found.rows.map((entry) => this.#resource(entry)),
       // More matched than the search reaches (MAX_LISTED): narrow it to see the rest.
       partialResults: found.more && cursor === null,
-      pagination: { limit, cursor },
+      pagination: { limit: found.rows.length, cursor },
     }
   }
 
@@ -93,17 +97,19 @@ export class DiscoveryResources {
       (filter.scheme ?? 'exact') === 'exact' &&
       (filter.network ?? this.chain.network.caip2) === this.chain.network.caip2 &&
       (filter.payTo ?? this.wallet.address) === this.wallet.address &&
-      (filter.extensions ?? 'bazaar') === 'bazaar'
+      (filter.extensions === undefined || EXTENSIONS.has(filter.extensions))
     )
   }
 
   #resource({ feed, path, provider }: CatalogFeed): DiscoveryResource {
+    // A feed that requires query parameters is listed with their examples: probing it gets its 402.
+    const query = requiredExampleQuery(feedDeclaration(feed))
     const required = feedPaymentRequired(
-      { feed, path, query: {} },
+      { feed, path, query },
       { payTo: this.wallet.address, network: this.chain.network }
     )
     return {
-      resource: publicUrl(path),
+      resource: required.resource.url,
       type: 'http',
       x402Version: X402_VERSION,
       accepts: required.accepts,
@@ -112,7 +118,7 @@ export class DiscoveryResources {
       mimeType: required.resource.mimeType,
       serviceName: SERVICE_NAME,
       tags: sanitizeTags([feed.category ?? PROVIDER_CATEGORY, provider?.handle].filter(Boolean)),
-      extensions: { bazaar: required.extensions.bazaar },
+      extensions: required.extensions,
     }
   }
 }

@@ -2,8 +2,12 @@ import vine from '@vinejs/vine'
 import { MAX_PAGE } from '#core/pagination'
 import { decodeCursor } from '#discovery/search_cursor'
 
-/** Resources a discovery answer holds at most, and when no limit is asked. */
-export const MAX_LIMIT = 100
+/**
+ * Resources a discovery answer holds at most, and when no limit is asked. A
+ * provider feed's declaration may take about 64 KB (schema and example), so
+ * a full page stays within a few MB.
+ */
+export const MAX_LIMIT = 50
 export const DEFAULT_LIMIT = 20
 
 /** How far into the catalog the discovery lists go: their offsets and counts stop here. */

@@ -1,6 +1,10 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { ERROR_CODES, type ErrorCode } from '#core/error_codes'
-import type { PaymentRequired, SettlementResponse } from '#payments/x402'
+import {
+  headerPaymentRequired,
+  type PaymentRequired,
+  type SettlementResponse,
+} from '#payments/x402'
 import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
 
 /** The x402 body of a payment that failed on chain (no requirements: paying again buys nothing). */
@@ -101,7 +105,9 @@ export function sendPaidCallResult(response: HttpContext['response'], result: Pa
   response.status(STATUS[result.kind])
   switch (result.kind) {
     case 'payment_required':
-      if ('accepts' in result.body) response.header('payment-required', encodeHeader(result.body))
+      if ('accepts' in result.body) {
+        response.header('payment-required', encodeHeader(headerPaymentRequired(result.body)))
+      }
       return response.send(result.body)
     case 'paid':
       if (result.timing) {

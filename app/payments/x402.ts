@@ -54,6 +54,19 @@ export const PAYMENT_IDENTIFIER_DECLARATION = {
   },
 } as const
 
+/**
+ * What the `payment-required` header carries: the 402's body without its
+ * Bazaar extension. A feed's declared schema and example can run to tens of
+ * KB, beyond what proxies (nginx's 4–8 KB header buffers) and clients
+ * (undici's 16 KB of headers) take; the body carries the whole declaration,
+ * and the discovery API serves it too.
+ */
+export function headerPaymentRequired(body: PaymentRequired): PaymentRequired {
+  const extensions = { ...body.extensions }
+  delete extensions.bazaar
+  return { ...body, extensions }
+}
+
 export interface SettlementResponse {
   success: boolean
   /** 0x-prefixed txid, or "" when nothing was broadcast. */

@@ -3,22 +3,8 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import { validateDiscoveryExtension, type DiscoveryExtension } from '@x402/extensions/bazaar'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { paidFeedPath } from '#feeds/feed_paths'
-import { newOwner, registerProvider } from '#tests/support/providers'
-
-const PRICES_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  properties: { prices: { type: 'array', items: { $ref: '#/$defs/price' } } },
-  required: ['prices'],
-  $defs: {
-    price: {
-      type: 'object',
-      properties: { symbol: { type: 'string' }, usd: { type: 'number' } },
-      required: ['symbol', 'usd'],
-    },
-  },
-}
-const PRICES_EXAMPLE = { prices: [{ symbol: 'BTC', usd: 97_000.5 }] }
+import { decodeHeader } from '#tests/support/paid_calls'
+import { PRICES_EXAMPLE, providerWithDeclaredFeed } from '#tests/support/discovery'
 
 /** The Bazaar extension of a 402, checked by @x402/extensions' own validator. */
 function bazaarOf(body: { extensions: Record<string, unknown> }, assert: any): DiscoveryExtension {
@@ -63,21 +49,7 @@ test.group('Every 402 carries the Bazaar discovery extension', (group) => {
     client,
     assert,
   }) => {
-    const owner = await newOwner(client)
-    const { provider } = await registerProvider(client, owner.token)
-    const created = await client
-      .post(`/providers/id/${provider.id}/feeds`)
-      .bearerToken(owner.token)
-      .json({
-        slug: 'eth-price',
-        display_name: 'ETH',
-        price_stx: '0.007',
-        source_path: '/v1/eth',
-        forward_query: ['symbol'],
-        output_schema: PRICES_SCHEMA,
-        output_example: PRICES_EXAMPLE,
-      })
-    created.assertStatus(201)
+    const { provider } = await providerWithDeclaredFeed(client)
 
     const declared = await client
       .get(paidFeedPath({ handle: provider.handle, slug: 'eth-price' }))
@@ -88,8 +60,15 @@ test.group('Every 402 carries the Bazaar discovery extension', (group) => {
     assert.deepEqual(bazaar.info.output.example.data, PRICES_EXAMPLE)
     assert.equal(bazaar.info.output.example.price, 7_000)
     assert.deepEqual(bazaar.schema.properties.input.properties.queryParams.properties, {
-      symbol: { type: 'string' },
+      symbol: { type: 'string', description: "Passed on to the provider's API" },
     })
+    assert.deepEqual(bazaar.schema.properties.output.properties.example.required, [
+      'data',
+      'price',
+      'price_stx',
+      'data_source',
+      'last_updated',
+    ])
     assert.notProperty(bazaar, 'routeTemplate', 'each feed is its own resource')
 
     const undeclared = await client.get(
@@ -111,3 +90,40 @@ function defaults(
       .map((param) => [param.name, param.schema.default])
   )
 }
+
+test.group('The payment-required header', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('stays small whatever a feed declares: the body alone carries the Bazaar extension', async ({
+    client,
+    assert,
+  }) => {
+    const { owner, provider } = await providerWithDeclaredFeed(client)
+    // About 24 KB of declared schema, under the 32 KB a declaration may take.
+    const fields = Object.fromEntries(
+      Array.from({ length: 300 }, (_, index) => [
+        `field_${index}`,
+        { type: 'string', description: 'x'.repeat(60) },
+      ])
+    )
+    const example = Object.fromEntries(Object.keys(fields).map((name) => [name, 'value']))
+    const edited = await client
+      .patch(`/providers/id/${provider.id}/feeds/eth-price`)
+      .bearerToken(owner.token)
+      .json({ output_schema: { type: 'object', properties: fields }, output_example: example })
+    edited.assertStatus(200)
+
+    const quote = await client.get(paidFeedPath({ handle: provider.handle, slug: 'eth-price' }))
+
+    quote.assertStatus(402)
+    const header = quote.header('payment-required') ?? ''
+    assert.isBelow(header.length, 4_096)
+    const { extensions, ...terms } = quote.body()
+    const carried = decodeHeader<{ extensions: Record<string, unknown> }>(header)
+    assert.deepEqual(carried, {
+      ...terms,
+      extensions: { 'payment-identifier': extensions['payment-identifier'] },
+    })
+    assert.deepEqual(extensions.bazaar.info.output.example.data, example)
+  })
+})

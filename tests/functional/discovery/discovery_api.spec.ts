@@ -41,10 +41,10 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
     const wallet = await app.container.make(PlatformWallet)
     const bazaar = bazaarClient()
 
-    const all = await bazaar.listResources({ limit: 100 })
+    const all = await bazaar.listResources({ limit: 50 })
 
     assert.equal(all.x402Version, 2)
-    assert.deepEqual(all.pagination, { limit: 100, offset: 0, total: LIVE })
+    assert.deepEqual(all.pagination, { limit: 50, offset: 0, total: LIVE })
     assert.lengthOf(all.items, LIVE)
     for (const item of all.items) {
       assert.containsSubset(item, {
@@ -83,7 +83,7 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
     await providerWithDeclaredFeed(client)
     const wallet = await app.container.make(PlatformWallet)
     const bazaar = bazaarClient()
-    const all = await bazaar.listResources({ limit: 100 })
+    const all = await bazaar.listResources({ limit: 50 })
 
     const page = await bazaar.listResources({
       type: 'http',
@@ -114,6 +114,11 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
       const none = await bazaar.listResources(filter)
       assert.deepEqual(none.items, [], JSON.stringify(filter))
       assert.equal(none.pagination.total, 0)
+    }
+    for (const extensions of ['bazaar', 'payment-identifier']) {
+      const declaring = await bazaar.listResources({ extensions })
+      assert.equal(declaring.pagination.total, LIVE, extensions)
+      assert.property(declaring.items[0].extensions, extensions)
     }
   })
 
@@ -152,7 +157,7 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
     const builtin = BUILTIN_FEEDS[0]
     const byCategory = await bazaar.search({ query: builtin.category })
     assert.includeMembers(
-      byCategory.resources.map((item) => item.resource),
+      byCategory.resources.map((item) => item.resource.split('?')[0]),
       BUILTIN_FEEDS.filter((feed) => feed.category === builtin.category).map((feed) =>
         publicUrl(paidFeedPath({ id: feed.id }))
       )
@@ -160,7 +165,7 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
 
     const elsewhere = await bazaar.search({ query: 'acme', network: 'eip155:8453' })
     assert.deepEqual(elsewhere.resources, [])
-    assert.deepEqual(elsewhere.pagination, { limit: 20, cursor: null })
+    assert.deepEqual(elsewhere.pagination, { limit: 0, cursor: null })
   })
 
   test('refuses absurd limits, offsets, cursors, queries and filters with validation_failed', async ({
@@ -169,7 +174,7 @@ test.group('The facilitator discovery API, read by @x402/extensions', (group) =>
   }) => {
     const cases: [string, Record<string, string>, string][] = [
       ['resources', { limit: '0' }, 'limit'],
-      ['resources', { limit: '101' }, 'limit'],
+      ['resources', { limit: '51' }, 'limit'],
       ['resources', { limit: '1e9' }, 'limit'],
       ['resources', { limit: 'ten' }, 'limit'],
       ['resources', { offset: '-1' }, 'offset'],

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
 import { expectStatus } from '#tests/support/providers'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
 
@@ -30,7 +31,7 @@ test.group('The pages and the machine listings show the same feeds', (group) => 
     )
     await expectStatus(client.delete(`${feeds}/xrp-price`).bearerToken(owner.token), 204)
 
-    const resources = await client.get('/facilitator/discovery/resources').qs({ limit: 100 })
+    const resources = await client.get('/facilitator/discovery/resources').qs({ limit: 50 })
     const listed = resources
       .body()
       .items.map((item: { resource: string }) => new URL(item.resource).pathname)
@@ -50,5 +51,29 @@ test.group('The pages and the machine listings show the same feeds', (group) => 
       listed.filter((path: string) => path.startsWith('/feeds/p/')),
       registered
     )
+  })
+
+  test('a provider that is not active has none of its feeds listed anywhere', async ({
+    client,
+    assert,
+  }) => {
+    const { provider } = await providerWithDeclaredFeed(client)
+    await db.from('providers').where('id', provider.id).update({ status: 'pending' })
+
+    const resources = await client.get('/facilitator/discovery/resources').qs({ limit: 50 })
+    const search = await client.get('/facilitator/discovery/search').qs({ query: 'price' })
+    const registry = await client.get('/registry/provider-feeds')
+    const wellKnown = await client.get('/.well-known/x402')
+    const home = await client.get('/')
+
+    const mentioned = [
+      ...resources.body().items.map((item: { resource: string }) => item.resource),
+      ...search.body().resources.map((item: { resource: string }) => item.resource),
+      ...registry.body().feeds.map((feed: { endpoint: string }) => feed.endpoint),
+      ...wellKnown.body().resources,
+      ...cardPaths(home.text()),
+    ]
+    assert.isNotEmpty(resources.body().items)
+    assert.notMatch(mentioned.join(' '), /acme-data/)
   })
 })
