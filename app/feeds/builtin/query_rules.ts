@@ -6,19 +6,14 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 /** An EVM address query parameter: 0x and 40 hex digits, trimmed and lower-cased. */
 export const evmAddress = () => vine.string().trim().regex(EVM_ADDRESS).toLowerCase()
 
-/** The `address` parameter as a feed declares it (evmAddress). */
-export function evmAddressParameter(description: string): QueryParameter {
+/** The `address` parameter as a feed declares it (evmAddress), with the address its example answer is for. */
+export function evmAddressParameter(description: string, example: string): QueryParameter {
   return {
     name: 'address',
     in: 'query',
     required: true,
     description,
-    // USDT's contract: an address every chain these feeds serve knows, so the example answers.
-    schema: {
-      type: 'string',
-      pattern: EVM_ADDRESS.source,
-      examples: ['0xdac17f958d2ee523a2206206994597c13d831ec7'],
-    },
+    schema: { type: 'string', pattern: EVM_ADDRESS.source, examples: [example] },
   }
 }
 

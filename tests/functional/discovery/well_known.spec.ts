@@ -27,7 +27,7 @@ test.group('/.well-known/x402 and /llms.txt', (group) => {
     assert.lengthOf(body.resources, BUILTIN_FEEDS.length + 2)
     assert.include(
       body.resources,
-      publicUrl('/feeds/token-intel?address=0xdac17f958d2ee523a2206206994597c13d831ec7')
+      publicUrl('/feeds/token-intel?address=0x6982508145454ce325ddbe47a25d4ec3d2311933')
     )
     for (const url of body.resources as string[]) {
       const probe = await client.get(url.slice(publicUrl('').length))

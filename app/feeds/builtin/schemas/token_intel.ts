@@ -10,8 +10,14 @@ import {
 } from '#feeds/builtin/schemas/json_schema'
 import type { BuiltinDeclaration } from '#feeds/builtin/catalog'
 
+/** The token the example answer is for. */
+const PEPE = '0x6982508145454ce325ddbe47a25d4ec3d2311933'
+
 export default {
-  query: [evmAddressParameter('Contract address of the token'), chainParameter(TOKEN_INTEL_CHAINS)],
+  query: [
+    evmAddressParameter('Contract address of the token', PEPE),
+    chainParameter(TOKEN_INTEL_CHAINS),
+  ],
   data: object({
     found: boolean,
     address: string,
@@ -44,10 +50,10 @@ export default {
   }),
   example: {
     found: true,
-    address: '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+    address: PEPE,
     chain: 'ethereum',
     token: {
-      address: '0x6982508145454ce325ddbe47a25d4ec3d2311933',
+      address: PEPE,
       symbol: 'PEPE',
       name: 'Pepe',
     },

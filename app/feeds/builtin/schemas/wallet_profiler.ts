@@ -9,8 +9,14 @@ import {
 } from '#feeds/builtin/schemas/json_schema'
 import type { BuiltinDeclaration } from '#feeds/builtin/catalog'
 
+/** The wallet the example answer is for. */
+const EXAMPLE_WALLET = '0x28c6c06298d514db089934071355e5743bf21d60'
+
 export default {
-  query: [evmAddressParameter('The wallet to profile'), chainParameter(['ethereum'])],
+  query: [
+    evmAddressParameter('The wallet to profile', EXAMPLE_WALLET),
+    chainParameter(['ethereum']),
+  ],
   data: object({
     address: string,
     chain: string,
@@ -29,7 +35,7 @@ export default {
     concentration: object({ top_3_pct: number, top_5_pct: number, diversification: string }),
   }),
   example: {
-    address: '0x28c6c06298d514db089934071355e5743bf21d60',
+    address: EXAMPLE_WALLET,
     chain: 'ethereum',
     total_value_usd: 255665319.75,
     token_count: 8,
