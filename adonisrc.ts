@@ -37,6 +37,7 @@ export default defineConfig({
     () => import('#providers/feeds_provider'),
     () => import('#providers/provider_accounts_provider'),
     () => import('#providers/outbound_provider'),
+    () => import('#providers/openapi_provider'),
     {
       file: () => import('adonisjs-scheduler/scheduler_provider'),
       environment: ['console'],

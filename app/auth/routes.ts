@@ -22,7 +22,7 @@ router
       .accepts({ body: verifyRequestValidator })
     router
       .group(() => {
-        router.post('logout', [LogoutController, 'handle']).as('logout')
+        router.post('logout', [LogoutController, 'handle']).as('logout').accepts({ status: 204 })
         router.get('me', [ShowMeController, 'handle']).as('me')
       })
       .use(middleware.auth())

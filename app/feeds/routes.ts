@@ -12,3 +12,4 @@ router
   .post('/ingest/:handle/:slug', [IngestPushController, 'handle'])
   .as('ingest.push')
   .use(throttle.ingest)
+  .accepts({ body: 'json', signature: 'push', status: 202 })

@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import router from '@adonisjs/core/services/router'
 import type { RouteJSON } from '@adonisjs/core/types/http'
 import type { VineValidator } from '@vinejs/vine'
 import { ChainConfig } from '#chain/define_config'
@@ -8,8 +9,10 @@ import { BUILTIN_FEEDS, type BuiltinFeedDefinition } from '#feeds/builtin/catalo
 import { feedDeclaration } from '#feeds/feed_declaration'
 import { PAID_FEED_ROUTES, paidFeedPath } from '#feeds/feed_paths'
 import { formatStx, type Microstx } from '#ledger/money'
-import { routeInputs } from '#openapi/route_inputs'
-import { COMPONENTS } from '#openapi/x402_components'
+import { MAX_PRICE, MIN_PRICE } from '#provider_accounts/rules'
+import { apiRoutes } from '#openapi/api_routes'
+import { type RouteInputs, routeInputs } from '#openapi/route_inputs'
+import { COMPONENTS, PUSH_SIGNATURE_PARAMETERS } from '#openapi/x402_components'
 
 export const OPENAPI_VERSION = '3.1.0'
 
@@ -24,8 +27,19 @@ export interface OpenApiDocumentJson {
   [extension: `x-${string}`]: unknown
 }
 
-/** Where the price of each provider feed is read (the registry and the discovery API). */
-const PROVIDER_PRICE_SOURCES = ['/registry/feeds', '/facilitator/discovery/resources']
+/**
+ * The URL of a named route without parameters, from the router's URL
+ * builder. Its names are typed only by the route types `node ace serve`
+ * generates (.adonisjs, not checked in), hence the plain signature.
+ */
+function urlFor(name: string) {
+  return (router.urlBuilder as unknown as { urlFor(name: string): string }).urlFor(name)
+}
+
+/** Where the price of each provider feed is read: the registry of provider feeds and the discovery API. */
+function providerPriceSources() {
+  return [urlFor('registry.provider_feeds'), urlFor('facilitator.discovery.resources')]
+}
 
 const errorResponse = { $ref: '#/components/responses/Error' }
 
@@ -38,13 +52,25 @@ const errorResponse = { $ref: '#/components/responses/Error' }
  * `x-payment-info` as x402scan reads it (price in STX, protocols: x402
  * with asset, network, payTo and the amount in µSTX); each built-in feed
  * is its own path with its own price and declared answer.
+ *
+ * A singleton (providers/openapi_provider.ts): `json` is built once, on
+ * first use — after boot, when the router is committed and can no longer
+ * change — and the same object is served from then on.
  */
 @inject()
 export class OpenApiDocument {
+  #json?: OpenApiDocumentJson
+
   constructor(
     private wallet: PlatformWallet,
     private chain: ChainConfig
   ) {}
+
+  /** The document of every API route of the committed router. */
+  get json(): OpenApiDocumentJson {
+    this.#json ??= this.build(apiRoutes())
+    return this.#json
+  }
 
   build(routes: RouteJSON[]): OpenApiDocumentJson {
     const paths: OpenApiDocumentJson['paths'] = {}
@@ -56,10 +82,12 @@ export class OpenApiDocument {
         const verb = method.toLowerCase()
         if (route.name === PAID_FEED_ROUTES.builtin.name) {
           for (const feed of BUILTIN_FEEDS) {
-            add(paidFeedPath({ id: feed.id }), verb, this.#builtinFeed(route, feed))
+            const path = paidFeedPath({ id: feed.id })
+            add(path, verb, this.#builtinFeed(route, path, feed))
           }
         } else if (route.name === PAID_FEED_ROUTES.provider.name) {
-          add(openApiPath(route.pattern), verb, this.#providerFeed(route))
+          const path = openApiPath(route.pattern)
+          add(path, verb, this.#providerFeed(route, path))
         } else {
           add(openApiPath(route.pattern), verb, routeOperation(route))
         }
@@ -72,8 +100,7 @@ export class OpenApiDocument {
         'version': '1',
         'description':
           'Pay-per-call JSON data feeds, paid in STX over x402 v2 on Stacks, and the API providers sell them through.',
-        'x-guidance':
-          'List the feeds with GET /registry/feeds. Call a feed with GET /feeds/<id> (built-in) or /feeds/p/<handle>/<slug> (a provider feed): the 402 says what to pay (x402 v2, exact scheme, STX); send the signed transfer in the payment-signature header and get the data with a payment-response header.',
+        'x-guidance': `List the feeds with GET ${urlFor('registry.feeds')} (built-in) and GET ${urlFor('registry.provider_feeds')} (providers'), or all of them as x402 resources with GET ${urlFor('facilitator.discovery.resources')}. Call a feed with GET /feeds/<id> (built-in) or /feeds/p/<handle>/<slug> (a provider feed): the 402 says what to pay (x402 v2, exact scheme, STX); send the signed transfer in the payment-signature header and get the data with a payment-response header. A guide for agents: GET ${urlFor('llms_txt')}.`,
       },
       servers: [{ url: publicUrl() }],
       paths,
@@ -81,7 +108,7 @@ export class OpenApiDocument {
     }
   }
 
-  #builtinFeed(route: RouteJSON, feed: BuiltinFeedDefinition): Json {
+  #builtinFeed(route: RouteJSON, path: string, feed: BuiltinFeedDefinition): Json {
     const price = feed.priceMicrostx as Microstx
     const declaration = feedDeclaration({
       providerId: null,
@@ -97,7 +124,7 @@ export class OpenApiDocument {
       example: declaration.output.example,
     }
     return {
-      ...paidOperation(route, declaration.query, output),
+      ...paidOperation(route, path, declaration.query, output),
       'operationId': `${route.name}.${feed.id}`,
       'summary': feed.displayName,
       'description': `${feed.description}. ${formatStx(price)} STX per call; updated every ${feed.updateFrequency}.`,
@@ -105,25 +132,32 @@ export class OpenApiDocument {
     }
   }
 
-  #providerFeed(route: RouteJSON): Json {
-    const where = PROVIDER_PRICE_SOURCES.join(' or ')
+  #providerFeed(route: RouteJSON, path: string): Json {
+    const sources = providerPriceSources()
+    const where = sources.join(' or ')
     return {
-      ...paidOperation(route, [], null),
+      ...paidOperation(route, path, [], null),
       'summary': "A provider's feed",
       'description': `A feed a provider sells. The price is per feed: read it in ${where} (each feed's price), or in the 402's accepts[0].amount (µSTX).`,
       'x-payment-info': {
         ...this.#paymentInfo(null),
         'description': `The price is per feed: read it in ${where}.`,
-        'x-price-sources': PROVIDER_PRICE_SOURCES,
+        'x-price-sources': sources,
       },
     }
   }
 
   /**
-   * x402scan's `x-payment-info`: `price` in STX (decimal; `fixed`, or
-   * `dynamic` when each feed of the route has its own) and
-   * `protocols: [{x402: …}]` with what the 402 asks: scheme, network,
-   * asset, payTo and, when fixed, the amount in µSTX.
+   * `x-payment-info` as x402scan's parser reads it (@agentcash/discovery
+   * 1.7.5, the version x402scan's apps/scan/package.json pins:
+   * src/core/payment-info.ts's PaymentInfoSchema, documented in x402scan's
+   * docs/DISCOVERY.md): `price` is `{mode: "fixed", currency, amount}` or
+   * `{mode: "dynamic", currency, min, max}` with decimal amounts and a
+   * three-letter currency, `protocols` is `[{x402: {…}}]`. A provider feed's
+   * price is only known per feed, so the route is `dynamic` between the
+   * lowest and highest price a provider may set
+   * (app/provider_accounts/rules.ts). The x402 entry holds what the 402
+   * asks: scheme, network, asset, payTo and, when fixed, the amount in µSTX.
    */
   #paymentInfo(price: Microstx | null): Json {
     const x402 = {
@@ -136,7 +170,12 @@ export class OpenApiDocument {
     return {
       price:
         price === null
-          ? { mode: 'dynamic', currency: 'STX' }
+          ? {
+              mode: 'dynamic',
+              currency: 'STX',
+              min: formatStx(MIN_PRICE),
+              max: formatStx(MAX_PRICE),
+            }
           : { mode: 'fixed', currency: 'STX', amount: formatStx(price) },
       protocols: [{ x402 }],
     }
@@ -159,8 +198,9 @@ export function openApiPath(pattern: string) {
   return pattern.replace(/:(\w+)\??/g, '{$1}')
 }
 
-function pathParameters(route: RouteJSON) {
-  return [...route.pattern.matchAll(/:(\w+)/g)].map(([, name]) => ({
+/** The parameters of a documented path: its `{…}` placeholders. */
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
@@ -200,29 +240,41 @@ function tagOf(route: RouteJSON) {
   return route.pattern.split('/')[1] || 'service'
 }
 
-/** A route's operation, from what the router and its declared validators say. */
+const SUCCESS = { 200: 'Success', 201: 'Created', 202: 'Accepted', 204: 'No content' }
+
+function requestBodyOf(body: RouteInputs['body']) {
+  if (!body) return {}
+  const schema =
+    body === 'json' ? { description: 'Any JSON document, sent as signed' } : schemaOf(body)
+  return { requestBody: { required: true, content: { 'application/json': { schema } } } }
+}
+
+function securityOf(route: RouteJSON, inputs: RouteInputs) {
+  if (inputs.signature === 'push') return [{ pushSignature: [] }]
+  return requiresSession(route) ? [{ bearer: [] }] : []
+}
+
+/** A route's operation, from what the router and its `.accepts()` declaration say. */
 function routeOperation(route: RouteJSON): Json {
   const inputs = routeInputs(route)
-  const session = requiresSession(route)
-  const parameters = [...pathParameters(route), ...queryParameters(inputs.query)]
+  const security = securityOf(route, inputs)
+  const status = inputs.status ?? 200
+  const parameters = [
+    ...pathParameters(openApiPath(route.pattern)),
+    ...queryParameters(inputs.query),
+    ...(inputs.signature === 'push' ? PUSH_SIGNATURE_PARAMETERS : []),
+  ]
   return {
     operationId: route.name ?? `${route.methods[0]} ${route.pattern}`,
     summary: summaryOf(route),
     tags: [tagOf(route)],
     ...(parameters.length ? { parameters } : {}),
-    ...(inputs.body
-      ? {
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: schemaOf(inputs.body) } },
-          },
-        }
-      : {}),
-    security: session ? [{ bearer: [] }] : [],
+    ...requestBodyOf(inputs.body),
+    security,
     responses: {
-      200: { description: 'Success' },
-      ...(session ? { 401: errorResponse } : {}),
-      ...(inputs.body || inputs.query ? { 422: errorResponse } : {}),
+      [status]: { description: SUCCESS[status] },
+      ...(security.length ? { 401: errorResponse } : {}),
+      ...((inputs.body && inputs.body !== 'json') || inputs.query ? { 422: errorResponse } : {}),
       default: errorResponse,
     },
   }
@@ -231,6 +283,7 @@ function routeOperation(route: RouteJSON): Json {
 /** A paid feed call: the feed's query, its answer, and x402's 402 / 202 and headers. */
 function paidOperation(
   route: RouteJSON,
+  path: string,
   query: { name: string }[],
   output: { schema: Json; example: unknown } | null
 ): Json {
@@ -238,7 +291,7 @@ function paidOperation(
     operationId: route.name,
     tags: ['feeds'],
     parameters: [
-      ...pathParameters(route),
+      ...pathParameters(path),
       ...query,
       { $ref: '#/components/parameters/payment-signature' },
     ],

@@ -2,19 +2,32 @@ import { Route } from '@adonisjs/core/http'
 import type { VineValidator } from '@vinejs/vine'
 import type { RouteJSON } from '@adonisjs/core/types/http'
 
-/** The VineJS validators a route's controller reads its input with. */
+/**
+ * What a route's controller takes and answers that the router cannot tell:
+ * the VineJS validators it reads its input with, and the rest of its contract.
+ */
 export interface RouteInputs {
-  /** `request.validateUsing(validator)`: the JSON body. */
-  body?: VineValidator<any, any>
+  /**
+   * `request.validateUsing(validator)`: the JSON body; `'json'` for a body
+   * taken as sent (any JSON document, checked by the action itself).
+   */
+  body?: VineValidator<any, any> | 'json'
   /** `request.validateUsing(validator, { data: request.qs() })`: the query string. */
   query?: VineValidator<any, any>
+  /** The success status, when it is not 200: 201 (created), 202 (accepted), 204 (no content). */
+  status?: 201 | 202 | 204
+  /**
+   * Authenticated by a request signature instead of a session: `'push'` is
+   * Tollbooth signature v1 under the feed's push secret (docs/hosted-mirror.md).
+   */
+  signature?: 'push'
 }
 
 declare module '@adonisjs/core/http' {
   interface Route {
     /**
-     * Names the validators the route's controller uses, so /openapi.json
-     * describes its input from them (app/openapi/openapi_document.ts).
+     * Declares the route's input validators, success status and signature,
+     * so /openapi.json describes them (app/openapi/openapi_document.ts).
      */
     accepts(inputs: RouteInputs): this
   }
@@ -32,7 +45,7 @@ Route.macro('accepts', function (this: Route, inputs: RouteInputs) {
   return this
 })
 
-/** What a committed route declared with `.accepts()`: nothing for a route that reads no input. */
+/** What a committed route declared with `.accepts()`: nothing for a route that declares nothing. */
 export function routeInputs(route: RouteJSON): RouteInputs {
   return declared.get(route.handler) ?? {}
 }

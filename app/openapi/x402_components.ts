@@ -8,6 +8,21 @@ const base64Of = (schema: string, meaning: string) => ({
   schema: { type: 'string', contentEncoding: 'base64', contentMediaType: 'application/json' },
 })
 
+/** The headers of Tollbooth signature v1 on a webhook push (docs/hosted-mirror.md). */
+const PUSH_SIGNATURE_HEADERS = {
+  'x-tollbooth-id': 'A new id per push (a UUID v4 is best), at most 200 characters',
+  'x-tollbooth-timestamp':
+    'Unix seconds when signed: a recent one (docs/hosted-mirror.md gives the window)',
+  'x-tollbooth-provider': "The feed's provider handle",
+  'x-tollbooth-signature':
+    'v1=<hex HMAC-SHA256(K, S)>, K = SHA-256 of the push secret, S = "v1\\nPOST\\n<path>\\n<timestamp>\\n<id>\\n<hex SHA-256 of the body>"',
+}
+
+/** A signed push's header parameters, referencing components.parameters. */
+export const PUSH_SIGNATURE_PARAMETERS = Object.keys(PUSH_SIGNATURE_HEADERS).map((name) => ({
+  $ref: `#/components/parameters/${name}`,
+}))
+
 /** The codes of `{error}` bodies (app/core/error_codes.ts); the x402-only codes never reach one. */
 const ERROR_BODY_CODES = Object.entries(ERROR_CODES)
   .filter(([, entry]) => (entry.in as readonly string[]).includes('error'))
@@ -159,12 +174,25 @@ export const COMPONENTS = {
         'x402 v2 PaymentPayload (base64 of its JSON): the signed STX transfer that pays for this call. Without it the answer is 402.',
       schema: { type: 'string' },
     },
+    ...Object.fromEntries(
+      Object.entries(PUSH_SIGNATURE_HEADERS).map(([name, description]) => [
+        name,
+        { name, in: 'header', required: true, description, schema: { type: 'string' } },
+      ])
+    ),
   },
   securitySchemes: {
     bearer: {
       type: 'http',
       scheme: 'bearer',
       description: 'A session token from Sign-In With Stacks (POST /auth/nonce, /auth/verify)',
+    },
+    pushSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-tollbooth-signature',
+      description:
+        "Tollbooth signature v1 under the feed's push secret, with the x-tollbooth-id, -timestamp and -provider headers it signs (docs/hosted-mirror.md)",
     },
   },
 } as const

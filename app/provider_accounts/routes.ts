@@ -42,7 +42,7 @@ router
       .post('/providers', [ProviderAccountsController, 'store'])
       .as('providers.store')
       .use(throttle.registration)
-      .accepts({ body: registerProviderValidator })
+      .accepts({ body: registerProviderValidator, status: 201 })
     router.get('/me/providers', [ProviderAccountsController, 'mine']).as('providers.mine')
   })
   .use(middleware.auth())
@@ -60,7 +60,7 @@ ownerRoutes(() => {
     .post('/feeds', [ProviderFeedsController, 'store'])
     .as('feeds.store')
     .use(throttle.feedChanges)
-    .accepts({ body: createFeedValidator })
+    .accepts({ body: createFeedValidator, status: 201 })
   router.get('/feeds/:slug', [ProviderFeedsController, 'show']).as('feeds.show')
   router
     .patch('/feeds/:slug', [ProviderFeedsController, 'update'])
@@ -71,6 +71,7 @@ ownerRoutes(() => {
     .delete('/feeds/:slug', [ProviderFeedsController, 'destroy'])
     .as('feeds.destroy')
     .use(throttle.feedChanges)
+    .accepts({ status: 204 })
   router
     .patch('/feeds/:slug/state', [ProviderFeedsController, 'setState'])
     .as('feeds.state')

@@ -3,6 +3,7 @@ import type { OpenApiDocumentJson } from '#openapi/openapi_document'
 type Json = Record<string, any>
 
 export interface ReferenceOperation {
+  /** Its HTML id, `op-…`: apart from the sections' `tag-…`. */
   id: string
   method: string
   path: string
@@ -32,7 +33,7 @@ function referenceOf(path: string, method: string, operation: Json): ReferenceOp
   const body = operation.requestBody?.content?.['application/json']?.schema
   const required = new Set<string>(body?.required ?? [])
   return {
-    id: String(operation.operationId).replace(/[^\w-]/g, '-'),
+    id: `op-${String(operation.operationId).replace(/[^\w-]/g, '-')}`,
     method: method.toUpperCase(),
     path,
     summary: operation.summary,

@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import { apiRoutes } from '#openapi/api_routes'
 import { OpenApiDocument } from '#openapi/openapi_document'
 
 /** GET /openapi.json: the API described from the router (app/openapi/openapi_document.ts). */
@@ -8,6 +7,6 @@ export default class ShowOpenApiController {
   constructor(private document: OpenApiDocument) {}
 
   handle() {
-    return this.document.build(apiRoutes())
+    return this.document.json
   }
 }

@@ -1,6 +1,5 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { apiRoutes } from '#openapi/api_routes'
 import { OpenApiDocument } from '#openapi/openapi_document'
 import { apiReference } from '#web/api_reference'
 
@@ -11,7 +10,7 @@ export default class ShowApiReferencePageController {
 
   handle({ view }: HttpContext) {
     return view.render('pages/docs/api', {
-      groups: apiReference(this.document.build(apiRoutes())),
+      groups: apiReference(this.document.json),
     })
   }
 }
