@@ -4,7 +4,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
-import type { PaymentRequired } from '#payments/x402'
+import { headerPaymentRequired, type PaymentRequired } from '#payments/x402'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
@@ -46,7 +46,10 @@ test.group('A HEAD request to a feed', (group) => {
       const head = await client.head(path).header('payment-signature', header)
 
       head.assertStatus(402)
-      assert.deepEqual(decodeHeader(head.header('payment-required')), required)
+      assert.deepEqual(
+        decodeHeader(head.header('payment-required')),
+        headerPaymentRequired(required)
+      )
       assert.isNull(await db.from('payments').where('txid', tx.txid()).first(), 'nothing claimed')
       const broadcast = await fetch(`${stack.devnet.url}/extended/v1/tx/0x${tx.txid()}`)
       assert.equal(broadcast.status, 404, 'nothing broadcast')

@@ -6,6 +6,7 @@ import { Ledger } from '#ledger/ledger'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { AppConfig } from '#core/app_config'
+import { headerPaymentRequired } from '#payments/x402'
 
 const appConfig = await app.container.make(AppConfig)
 
@@ -46,7 +47,12 @@ test.group('Paying for a built-in feed', (group) => {
         },
       ],
     })
-    assert.deepEqual(decodeHeader(response.header('payment-required')), response.body())
+    // The header carries the body but the Bazaar extension (headerPaymentRequired).
+    assert.deepEqual(
+      decodeHeader(response.header('payment-required')),
+      headerPaymentRequired(response.body())
+    )
+    assert.property(response.body().extensions, 'bazaar')
     assert.include(response.header('access-control-expose-headers') ?? '', 'payment-response')
   })
 
