@@ -48,7 +48,9 @@ export async function discoverFeeds(
       if (cursor) url.searchParams.set('cursor', cursor)
     }
     const answer = await read(url.toString())
-    const items = isObject(answer) && Array.isArray(answer.resources) ? answer.resources : []
+    // `items` on /resources, `resources` on /search (the shapes of @x402/extensions).
+    const listed = isObject(answer) ? (answer.items ?? answer.resources) : undefined
+    const items = Array.isArray(listed) ? listed : []
     for (const item of items) {
       const feed = toFeed(item, networkId)
       if (!feed) continue

@@ -6,6 +6,7 @@ import {
   MalformedPaymentRequiredError,
   NetworkMismatchError,
   OverCapError,
+  PendingError,
   RefusedError,
   createClient,
   type ClientOptions,
@@ -102,7 +103,7 @@ test.group('The buyer SDK', (group) => {
     const cheap = await buyer.feeds({ maxPriceMicrostx: 1_000n })
 
     assert.isAtLeast(all.length, 16)
-    assert.isTrue(all.some((feed) => feed.resource === `${BASE_URL}/feeds/whale-alerts`))
+    assert.isTrue(all.some((feed) => feed.resource.endsWith('/feeds/whale-alerts')))
     assert.isTrue(whales.some((feed) => feed.resource.endsWith('/feeds/whale-alerts')))
     assert.isBelow(whales.length, all.length)
     assert.isTrue(cheap.every((feed) => feed.priceMicrostx <= 1_000n))
@@ -193,12 +194,25 @@ test.group('The buyer SDK', (group) => {
     assert,
   }) => {
     const signer = countingSigner()
-    const buyer = client({ signer, privateKey: undefined, budgetMicrostx: 100_000n })
+    const paidAnswers: number[] = []
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      if (new Headers(init?.headers).has('payment-signature')) paidAnswers.push(response.status)
+      return response
+    }
+    const buyer = client({
+      signer,
+      privateKey: undefined,
+      budgetMicrostx: 100_000n,
+      fetch: recording,
+    })
 
     const bought = await Promise.all(Array.from({ length: 20 }, () => buyer.get('whale-alerts')))
 
     assert.isTrue(bought.every((purchase) => typeof purchase.data === 'object'))
     assert.lengthOf(new Set(bought.map((purchase) => purchase.txid)), 20)
+    // Every payment was taken at its first try: no 429, no bad_nonce, no retry.
+    assert.deepEqual(paidAnswers, Array(20).fill(200))
     assert.deepEqual(
       [...signer.signed].sort((a, b) => Number(a - b)),
       Array.from({ length: 20 }, (_, index) => BigInt(index))
@@ -292,4 +306,63 @@ test.group('The buyer SDK', (group) => {
     assert.deepEqual(signer.signed, [])
     assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 0n })
   })
+})
+
+test.group('The buyer SDK, a payment still settling', (group) => {
+  const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
+
+  function client(overrides: Partial<ClientOptions> = {}) {
+    return createClient({
+      baseUrl: BASE_URL,
+      network: 'devnet',
+      stacksApiUrl: stack.devnet.url,
+      maxPerCallMicrostx: 10_000n,
+      budgetMicrostx: 1_000_000n,
+      privateKey: SENDER.privateKey,
+      feeMicrostx: FEE,
+      maxRetryAfterMs: 20,
+      ...overrides,
+    })
+  }
+
+  test('a 202 is collected at its status URL with the receipt once the transfer confirms', async ({
+    assert,
+  }) => {
+    const polls: number[] = []
+    const mining: typeof fetch = async (input, init) => {
+      const url = String(input)
+      if (url.includes('/payments/0x')) {
+        // The first poll finds it pending; the block is mined before the second.
+        if (polls.length === 1) await stack.devnet.mine()
+        const response = await fetch(input, init)
+        assert.isString(new Headers(init?.headers).get('x-payment-receipt'))
+        polls.push(response.status)
+        return response
+      }
+      return fetch(input, init)
+    }
+    const buyer = client({ fetch: mining })
+
+    const bought = await buyer.get('whale-alerts')
+
+    assert.isObject(bought.data)
+    assert.deepEqual(polls, [202, 200])
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, reservedMicrostx: 0n, calls: 1 })
+  }).timeout(20_000)
+
+  test('still settling after the wait: PendingError with the txid and receipt', async ({
+    assert,
+  }) => {
+    const buyer = client({ maxPendingMs: 100 })
+
+    const error = await buyer.get('whale-alerts').catch((thrown) => thrown)
+
+    assert.instanceOf(error, PendingError)
+    assert.equal(error.code, 'pending')
+    assert.match(error.txid, /^0x[0-9a-f]{64}$/)
+    assert.containsSubset(error.receipt, { txid: error.txid, statusUrl: `/payments/${error.txid}` })
+    assert.isString(error.receipt.token)
+    // Broadcast: the money left the wallet, so it counts as spent.
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, reservedMicrostx: 0n })
+  }).timeout(20_000)
 })
