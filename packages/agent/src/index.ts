@@ -18,4 +18,5 @@ export {
   RefusedError,
   UnreachableError,
 } from './errors.ts'
+export type { Receipt } from './errors.ts'
 export { NETWORK_IDS, type NetworkName, type PaymentRequirement } from './x402.ts'

@@ -17,14 +17,17 @@ export class Payer {
   #stale = false
   #ordered: Promise<unknown> = Promise.resolve()
 
-  constructor(
-    private readNextNonce: () => Promise<bigint>,
-    private slots: number
-  ) {}
+  readonly #readNextNonce: () => Promise<bigint>
+  readonly #slots: number
+
+  constructor(readNextNonce: () => Promise<bigint>, slots: number) {
+    this.#readNextNonce = readNextNonce
+    this.#slots = slots
+  }
 
   /** Waits for one of the slots; returns its release. */
   async slot(): Promise<() => void> {
-    if (this.#active >= this.slots) await new Promise<void>((resolve) => this.#queue.push(resolve))
+    if (this.#active >= this.#slots) await new Promise<void>((resolve) => this.#queue.push(resolve))
     else this.#active++
     let released = false
     return () => {
@@ -78,7 +81,7 @@ export class Payer {
 
   async #allocate(): Promise<bigint> {
     if (this.#next === null || (this.#stale && this.#held.size === 0)) {
-      this.#next = await this.readNextNonce()
+      this.#next = await this.#readNextNonce()
       this.#free = []
       this.#stale = false
     }

@@ -67,7 +67,8 @@ test.group('The buyer SDK', (group) => {
     assert,
   }) => {
     const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    ;(await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })).assertStatus(200)
+    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
+    upload.assertStatus(200)
     const buyer = client()
 
     const builtin = await buyer.get<{ summary: unknown }>('whale-alerts')
