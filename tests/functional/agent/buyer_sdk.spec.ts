@@ -6,6 +6,7 @@ import {
   MalformedPaymentRequiredError,
   NetworkMismatchError,
   OverCapError,
+  PaidWithoutDataError,
   PendingError,
   RefusedError,
   createClient,
@@ -266,28 +267,39 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 0n })
   })
 
-  test('a malformed 402 is a typed error, nothing signed or sent', async ({ assert, cleanup }) => {
-    const requirement = {
-      scheme: 'exact',
-      network: 'stacks:2147483648',
-      amount: '5000',
-      asset: 'STX',
-      payTo: stack.payTo,
-    }
-    const answers = [
-      'not json',
-      JSON.stringify({ x402Version: 1, accepts: [requirement] }),
-      JSON.stringify({ x402Version: 2, accepts: [] }),
-      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, amount: '5e3' }] }),
-      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, amount: 5000 }] }),
-      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, asset: 'sBTC' }] }),
-      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, payTo: 'nobody' }] }),
-    ]
-    let paidRequests = 0
+  const REQUIREMENT = () => ({
+    scheme: 'exact',
+    network: 'stacks:2147483648',
+    amount: '5000',
+    asset: 'STX',
+    payTo: stack.payTo,
+  })
+
+  /**
+   * A stand-in x402 server on 127.0.0.1: `answer(n, paymentSignature)` gives
+   * the status, headers and body of its n-th request; the client pays from
+   * the counting signer.
+   */
+  async function fakeService(
+    cleanup: (fn: () => Promise<void>) => void,
+    answer: (
+      n: number,
+      paymentSignature: string | undefined,
+      url: URL
+    ) => [number, Record<string, string>, string]
+  ) {
+    const paymentSignatures: string[] = []
+    let requests = 0
     const server = createServer((request, response) => {
-      if (request.headers['payment-signature']) paidRequests++
-      response.writeHead(402, { 'content-type': 'application/json' })
-      response.end(answers[Number(new URL(request.url!, 'http://x').searchParams.get('n'))])
+      const header = request.headers['payment-signature'] as string | undefined
+      if (header) paymentSignatures.push(header)
+      const [status, headers, body] = answer(
+        requests++,
+        header,
+        new URL(request.url!, 'http://127.0.0.1')
+      )
+      response.writeHead(status, { 'content-type': 'application/json', ...headers })
+      response.end(body)
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     cleanup(() => new Promise<void>((resolve) => server.close(() => resolve())))
@@ -297,15 +309,113 @@ test.group('The buyer SDK', (group) => {
       privateKey: undefined,
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     })
+    return { buyer, signer, paymentSignatures }
+  }
+
+  const quote = () =>
+    [402, {}, JSON.stringify({ x402Version: 2, accepts: [REQUIREMENT()] })] as [
+      number,
+      Record<string, string>,
+      string,
+    ]
+  const paid = (body: unknown) =>
+    [200, {}, JSON.stringify(body)] as [number, Record<string, string>, string]
+
+  test('a malformed 402 is a typed error, nothing signed or sent', async ({ assert, cleanup }) => {
+    const requirement = REQUIREMENT()
+    const answers = [
+      'not json',
+      JSON.stringify({ x402Version: 1, accepts: [requirement] }),
+      JSON.stringify({ x402Version: 2, accepts: [] }),
+      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, amount: '5e3' }] }),
+      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, amount: 5000 }] }),
+      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, asset: 'sBTC' }] }),
+      JSON.stringify({ x402Version: 2, accepts: [{ ...requirement, payTo: 'nobody' }] }),
+    ]
+    const { buyer, signer, paymentSignatures } = await fakeService(cleanup, (_n, _header, url) => [
+      402,
+      {},
+      answers[Number(url.searchParams.get('n'))],
+    ])
 
     for (const [index] of answers.entries()) {
       const error = await buyer.get('some-feed', { n: index }).catch((thrown) => thrown)
       assert.instanceOf(error, MalformedPaymentRequiredError, `answer ${index}`)
       assert.equal(error.code, 'malformed_402')
     }
-    assert.equal(paidRequests, 0)
+    assert.deepEqual(paymentSignatures, [])
     assert.deepEqual(signer.signed, [])
     assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 0n })
+  })
+
+  test('a 429 is waited out and the same payment sent again', async ({ assert, cleanup }) => {
+    const { buyer, signer, paymentSignatures } = await fakeService(cleanup, (n, header) => {
+      if (!header) return quote()
+      if (n === 1) {
+        return [
+          429,
+          { 'retry-after': '0' },
+          JSON.stringify({ error: { code: 'too_many_payments_in_flight', message: 'wait' } }),
+        ]
+      }
+      return paid({ data: { ok: true }, price: 5000 })
+    })
+
+    const bought = await buyer.get('some-feed')
+
+    assert.deepEqual(bought.data, { ok: true })
+    assert.lengthOf(paymentSignatures, 2)
+    assert.equal(paymentSignatures[0], paymentSignatures[1])
+    assert.deepEqual(signer.signed, [0n])
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, calls: 1 })
+  })
+
+  test('a 200 without data after paying is a typed error, counted as spent', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { buyer } = await fakeService(cleanup, (_n, header) =>
+      header ? paid({ price: 5000 }) : quote()
+    )
+
+    const error = await buyer.get('some-feed').catch((thrown) => thrown)
+
+    assert.instanceOf(error, PaidWithoutDataError)
+    assert.equal(error.code, 'paid_without_data')
+    assert.match(error.txid, /^0x[0-9a-f]{64}$/)
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, reservedMicrostx: 0n })
+  })
+
+  test('a source failure after the payment was checked releases the price and the nonce', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { buyer, signer } = await fakeService(cleanup, (n, header) => {
+      if (!header) return quote()
+      if (n === 1) {
+        return [
+          503,
+          { 'retry-after': '60' },
+          JSON.stringify({ error: { code: 'source_unavailable', message: 'upstream down' } }),
+        ]
+      }
+      return paid({ data: { ok: true }, price: 5000 })
+    })
+
+    const error = await buyer.get('some-feed').catch((thrown) => thrown)
+    const afterRefusal = buyer.spent()
+    await buyer.get('some-feed')
+
+    assert.instanceOf(error, RefusedError)
+    assert.containsSubset(error, {
+      status: 503,
+      serverCode: 'source_unavailable',
+      serverMessage: 'upstream down',
+      nothingPaid: true,
+    })
+    assert.containsSubset(afterRefusal, { spentMicrostx: 0n, reservedMicrostx: 0n, calls: 0 })
+    assert.deepEqual(signer.signed, [0n, 0n])
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, calls: 1 })
   })
 })
 
