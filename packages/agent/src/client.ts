@@ -213,7 +213,13 @@ export function createClient(options: ClientOptions) {
         if (response.status === 202) {
           nonceOutcome = 'used'
           moneyOutcome = 'paid'
-          const paid = await collect(body, txid, retryAfterMs(response, 5))
+          const paid = await collect(body, txid, retryAfterMs(response, 5)).catch((error) => {
+            // Failed on chain: the transfer moved nothing (its nonce is spent all the same).
+            if (error instanceof RefusedError && error.serverCode === 'payment_failed') {
+              moneyOutcome = 'released'
+            }
+            throw error
+          })
           return purchase<T>(paid, txid, price)
         }
         if (response.status === 429 && busy++ < BUSY_RETRIES) {
