@@ -230,6 +230,38 @@ test.group('The buyer SDK', (group) => {
     })
   }).timeout(60_000)
 
+  test('a payment that overtakes a lower nonce of the same client is sent again, not re-signed', async ({
+    assert,
+  }) => {
+    const paidAnswers: string[] = []
+    let delayed = false
+    const slowFirst: typeof fetch = async (input, init) => {
+      const paying = new Headers(init?.headers).has('payment-signature')
+      if (paying && !delayed) {
+        // Nonce 0's request is held up on the way: nonce 1's reaches the service first.
+        delayed = true
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+      const response = await fetch(input, init)
+      if (paying) {
+        const body = (await response.clone().json()) as { error?: unknown }
+        paidAnswers.push(`${response.status} ${typeof body.error === 'string' ? body.error : ''}`)
+      }
+      return response
+    }
+    const signer = countingSigner()
+    const buyer = client({ signer, privateKey: undefined, fetch: slowFirst })
+
+    const bought = await Promise.all([buyer.get('whale-alerts'), buyer.get('whale-alerts')])
+
+    assert.isTrue(bought.every((purchase) => typeof purchase.data === 'object'))
+    assert.deepEqual(signer.signed, [0n, 1n])
+    assert.include(paidAnswers, '402 bad_nonce')
+    assert.equal(paidAnswers.filter((answer) => answer.startsWith('200')).length, 2)
+    assert.equal(await broadcastCount(), 2)
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 10_000n, calls: 2 })
+  }).timeout(20_000)
+
   test('a payment refused before broadcast frees its nonce and its price for the next call', async ({
     assert,
   }) => {
