@@ -1,7 +1,7 @@
 import { configApp, RULES_LIST } from '@adonisjs/eslint-config'
 
 export default configApp(
-  { ignores: ['tmp/**', 'build/**'] },
+  { ignores: ['tmp/**', 'build/**', 'packages/*/dist/**'] },
   {
     name: 'The pages: Preact islands in resources/js',
     files: ['resources/js/**/*.{ts,tsx}'],

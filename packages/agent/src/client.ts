@@ -1,0 +1,425 @@
+import { randomBytes } from 'node:crypto'
+import { networkFrom } from '@stacks/network'
+import {
+  deserializeTransaction,
+  getAddressFromPrivateKey,
+  makeSTXTokenTransfer,
+} from '@stacks/transactions'
+import {
+  AgentError,
+  OverCapError,
+  PaidWithoutDataError,
+  PendingError,
+  RefusedError,
+  UnreachableError,
+} from './errors.ts'
+import { discoverFeeds, type Feed, type FeedFilter } from './discovery.ts'
+import { Payer } from './payer.ts'
+import {
+  NETWORK_IDS,
+  type NetworkName,
+  chooseRequirement,
+  isObject,
+  parseJson,
+  paymentSignature,
+  readPaymentRequired,
+} from './x402.ts'
+
+/** Signs STX transfers for one address (a wallet, a KMS, …). */
+export interface Signer {
+  address: string
+  /** The hex of a signed, not broadcast, STX transfer of `amount` µSTX with exactly this nonce. */
+  signTransfer(transfer: { recipient: string; amount: bigint; nonce: bigint }): Promise<string>
+}
+
+export interface ClientOptions {
+  /** The service, e.g. https://tollbooth.example */
+  baseUrl: string
+  privateKey?: string
+  signer?: Signer
+  network: NetworkName
+  /** No single call may cost more (µSTX). */
+  maxPerCallMicrostx: bigint | number
+  /** All calls of this client together may cost no more (µSTX). */
+  budgetMicrostx: bigint | number
+  /** Stacks API for the account's nonce and the fee estimate (default: Hiro's for the network). */
+  stacksApiUrl?: string
+  fetch?: typeof globalThis.fetch
+  /** Network fee of each transfer (µSTX); default: the Stacks API's estimate. */
+  feeMicrostx?: bigint | number
+  /** Name shown on the service's leaderboard (`x-agent-name`). */
+  agentName?: string
+  /** Paid calls in flight at once; the service takes 5 per payer. */
+  maxInFlight?: number
+  /** How long to wait for one answer before retrying the same payment (default 60 s). */
+  requestTimeoutMs?: number
+  /** How long to collect a payment still settling before giving up with PendingError (default 120 s). */
+  maxPendingMs?: number
+  /** Longest wait honoured from a Retry-After (default 10 s). */
+  maxRetryAfterMs?: number
+}
+
+export interface Purchase<T = unknown> {
+  data: T
+  /** The whole paid answer: `{data, price, price_stx, data_source, last_updated, stale?}`. */
+  body: Record<string, unknown>
+  /** `0x…` */
+  txid: string
+  priceMicrostx: bigint
+}
+
+export interface Spending {
+  spentMicrostx: bigint
+  reservedMicrostx: bigint
+  remainingMicrostx: bigint
+  calls: number
+}
+
+const DEFAULT_STACKS_API: Record<NetworkName, string> = {
+  mainnet: 'https://api.hiro.so',
+  testnet: 'https://api.testnet.hiro.so',
+  devnet: 'http://127.0.0.1:3999',
+}
+/** Lost answers retried with the same payment before giving up. */
+const LOST_ANSWER_RETRIES = 4
+/** 429s (the payer's payments in flight) waited out before giving up. */
+const BUSY_RETRIES = 10
+/** Waits for this client's lower nonces to reach the service before a bad_nonce is final. */
+const NONCE_RETRIES = 20
+/** 402 codes after which the transfer may be on chain: its nonce is spent, the money may be. */
+const TRANSFER_MAY_BE_ON_CHAIN = new Set([
+  'payment_already_used',
+  'transaction_already_broadcast',
+  'payment_failed',
+])
+
+export type Client = ReturnType<typeof createClient>
+
+/**
+ * A buyer of Tollbooth feeds: `feeds()` finds them, `get()` pays for one call
+ * within the per-call cap and the budget, `spent()` tells what it cost.
+ */
+export function createClient(options: ClientOptions) {
+  const fetchImpl = options.fetch ?? globalThis.fetch
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const networkId = NETWORK_IDS[options.network]
+  if (!networkId) throw new AgentError('invalid_options', `unknown network ${options.network}`)
+  const stacksApiUrl = (options.stacksApiUrl ?? DEFAULT_STACKS_API[options.network]).replace(
+    /\/+$/,
+    ''
+  )
+  const signer = options.signer ?? keySigner(options, stacksApiUrl, fetchImpl)
+  const perCallCap = BigInt(options.maxPerCallMicrostx)
+  const budget = BigInt(options.budgetMicrostx)
+  const requestTimeoutMs = options.requestTimeoutMs ?? 60_000
+  const maxPendingMs = options.maxPendingMs ?? 120_000
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000
+  const ledger = { spent: 0n, reserved: 0n, calls: 0 }
+  const payer = new Payer(
+    () => readNextNonce(fetchImpl, stacksApiUrl, signer.address),
+    options.maxInFlight ?? 5
+  )
+
+  async function request(url: string, headers: Record<string, string> = {}) {
+    const signal = AbortSignal.timeout(requestTimeoutMs)
+    const response = await fetchImpl(url, { headers, signal })
+    return { response, text: await response.text() }
+  }
+
+  function retryAfterMs(response: Response, fallbackSeconds: number) {
+    const seconds = Number(response.headers.get('retry-after') ?? fallbackSeconds)
+    const ms = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : fallbackSeconds * 1000
+    return Math.min(ms, maxRetryAfterMs)
+  }
+
+  function reserve(price: bigint) {
+    if (price > perCallCap) throw new OverCapError('per_call', price, perCallCap)
+    const left = budget - ledger.spent - ledger.reserved
+    if (price > left) throw new OverCapError('budget', price, left)
+    ledger.reserved += price
+  }
+
+  /** The reserved price moves to spent (`paid`), back to the budget (`released`) or stays reserved. */
+  function account(price: bigint, outcome: 'paid' | 'released' | 'unknown') {
+    if (outcome === 'unknown') return
+    ledger.reserved -= price
+    if (outcome === 'paid') {
+      ledger.spent += price
+      ledger.calls++
+    }
+  }
+
+  async function get<T = unknown>(
+    feed: string,
+    params: Record<string, string | number | boolean> = {}
+  ): Promise<Purchase<T>> {
+    const url = feedUrl(baseUrl, feed, params)
+    const agentHeaders: Record<string, string> = options.agentName
+      ? { 'x-agent-name': options.agentName }
+      : {}
+    const quote = await request(url, agentHeaders).catch((error) => {
+      throw new UnreachableError(url, error)
+    })
+    if (quote.response.status !== 402) throw refusal(quote.response.status, quote.text, true)
+    const required = readPaymentRequired(quote.text, quote.response.headers.get('payment-required'))
+    const accepted = chooseRequirement(required, networkId)
+    const price = BigInt(accepted.amount)
+    reserve(price)
+
+    let release: (() => void) | undefined
+    let nonceOutcome: 'used' | 'unused' | 'unknown' = 'unused'
+    let moneyOutcome: 'paid' | 'released' | 'unknown' = 'released'
+    let nonce: bigint | undefined
+    try {
+      release = await payer.slot()
+      const signed = await payer.inOrder(async (allocated) => {
+        const hex = await signer.signTransfer({
+          recipient: accepted.payTo,
+          amount: price,
+          nonce: allocated,
+        })
+        const txid = `0x${deserializeTransaction(hex).txid()}`
+        const header = paymentSignature(required, accepted, hex, paymentIdentifier())
+        const headers = { ...agentHeaders, 'payment-signature': header }
+        // Sent before the next nonce is handed out: the service takes nonces in order.
+        const first = settled(request(url, headers))
+        return { nonce: allocated, txid, headers, first }
+      })
+      nonce = signed.nonce
+      const { txid, headers } = signed
+      let attempt: Promise<Settled<Awaited<ReturnType<typeof request>>>> = signed.first
+      let lost = 0
+      let busy = 0
+      let nonceWaits = 0
+      for (;;) {
+        const answer = await attempt
+        if (!answer.ok) {
+          // Lost answer: the service may have taken the payment; the same header is safe to send again.
+          nonceOutcome = 'unknown'
+          moneyOutcome = 'unknown'
+          if (lost++ >= LOST_ANSWER_RETRIES) throw new UnreachableError(url, answer.error, txid)
+          await sleep(Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs))
+          attempt = settled(request(url, headers))
+          continue
+        }
+        const { response, text } = answer.value
+        const body = parseJson(text)
+        const code = errorCode(body)
+        if (response.status === 200) {
+          nonceOutcome = 'used'
+          moneyOutcome = 'paid'
+          return purchase<T>(body, txid, price)
+        }
+        if (response.status === 202) {
+          nonceOutcome = 'used'
+          moneyOutcome = 'paid'
+          const paid = await collect(body, txid, retryAfterMs(response, 5)).catch((error) => {
+            // Failed on chain: the transfer moved nothing (its nonce is spent all the same).
+            if (error instanceof RefusedError && error.serverCode === 'payment_failed') {
+              moneyOutcome = 'released'
+            }
+            throw error
+          })
+          return purchase<T>(paid, txid, price)
+        }
+        if (response.status === 429 && busy++ < BUSY_RETRIES) {
+          await sleep(retryAfterMs(response, 5))
+          attempt = settled(request(url, headers))
+          continue
+        }
+        if (response.status === 402 && code === 'bad_nonce' && nonce !== undefined) {
+          // A lower nonce of ours has not reached the service yet (or was refused and awaits
+          // reuse): the same transfer passes once it has.
+          if (payer.waitsOnLowerNonce(nonce) && nonceWaits++ < NONCE_RETRIES) {
+            await sleep(Math.min(50 * nonceWaits, 1000))
+            attempt = settled(request(url, headers))
+            continue
+          }
+          if (!payer.waitsOnLowerNonce(nonce)) {
+            // Used already (another wallet of this key): read the account again.
+            nonceOutcome = 'unknown'
+            moneyOutcome = 'released'
+            throw refusal(response.status, text, true)
+          }
+        }
+        if (response.status === 402 && code && TRANSFER_MAY_BE_ON_CHAIN.has(code)) {
+          nonceOutcome = 'used'
+          moneyOutcome = code === 'payment_failed' ? 'released' : 'paid'
+          throw refusal(response.status, text, false)
+        }
+        if (response.status >= 500 && !code) {
+          // Not an answer of the service's paywall (a proxy, a crash): retry as a lost answer.
+          nonceOutcome = 'unknown'
+          moneyOutcome = 'unknown'
+          if (lost++ >= LOST_ANSWER_RETRIES) throw refusal(response.status, text, false)
+          await sleep(Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs))
+          attempt = settled(request(url, headers))
+          continue
+        }
+        // A refusal before broadcast (a 402 check, 429, 502/503 from the source): nothing taken.
+        nonceOutcome = 'unused'
+        moneyOutcome = 'released'
+        throw refusal(response.status, text, true)
+      }
+    } finally {
+      if (nonce !== undefined) payer.done(nonce, nonceOutcome)
+      account(price, nonce === undefined ? 'released' : moneyOutcome)
+      release?.()
+    }
+  }
+
+  /** Collects a payment still settling at its status URL with its receipt, honouring Retry-After. */
+  async function collect(body: unknown, txid: string, firstWaitMs: number) {
+    const receipt = isObject(body) && isObject(body.receipt) ? body.receipt : {}
+    const statusUrl =
+      typeof receipt.status_url === 'string' ? receipt.status_url : `/payments/${txid}`
+    const token = typeof receipt.token === 'string' ? receipt.token : undefined
+    const pending = new PendingError(txid, { txid, token, statusUrl })
+    const url = new URL(statusUrl, `${baseUrl}/`).toString()
+    const deadline = Date.now() + maxPendingMs
+    let waitMs = firstWaitMs
+    for (;;) {
+      if (Date.now() + waitMs > deadline) throw pending
+      await sleep(waitMs)
+      const answer = await settled(request(url, token ? { 'x-payment-receipt': token } : {}))
+      if (!answer.ok) continue
+      const { response, text } = answer.value
+      if (response.status === 200) return parseJson(text)
+      if (response.status !== 202) throw refusal(response.status, text, false)
+      waitMs = retryAfterMs(response, 5)
+    }
+  }
+
+  return {
+    /** Live feeds from the discovery API, filtered; at most `limit` (default 200). */
+    feeds(filter: FeedFilter = {}): Promise<Feed[]> {
+      return discoverFeeds(baseUrl, networkId, filter, async (url) => {
+        const answer = await request(url).catch((error) => {
+          throw new UnreachableError(url, error)
+        })
+        if (answer.response.status !== 200) throw refusal(answer.response.status, answer.text, true)
+        return parseJson(answer.text)
+      })
+    },
+    get,
+    spent(): Spending {
+      return {
+        spentMicrostx: ledger.spent,
+        reservedMicrostx: ledger.reserved,
+        remainingMicrostx: budget - ledger.spent - ledger.reserved,
+        calls: ledger.calls,
+      }
+    },
+  }
+}
+
+/** A built-in id (`whale-alerts`), a provider's `handle/slug`, or an absolute URL. */
+export function feedUrl(
+  baseUrl: string,
+  feed: string,
+  params: Record<string, string | number | boolean>
+): string {
+  const url = /^https?:\/\//i.test(feed)
+    ? new URL(feed)
+    : new URL(
+        feed.includes('/')
+          ? `${baseUrl}/feeds/p/${feed.split('/').map(encodeURIComponent).join('/')}`
+          : `${baseUrl}/feeds/${encodeURIComponent(feed)}`
+      )
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value))
+  return url.toString()
+}
+
+function purchase<T>(body: unknown, txid: string, price: bigint): Purchase<T> {
+  if (!isObject(body) || body.data === undefined || body.data === null) {
+    throw new PaidWithoutDataError(txid, body)
+  }
+  return { data: body.data as T, body, txid, priceMicrostx: price }
+}
+
+function errorCode(body: unknown): string | null {
+  if (!isObject(body)) return null
+  if (typeof body.error === 'string') return body.error
+  if (isObject(body.error) && typeof body.error.code === 'string') return body.error.code
+  return null
+}
+
+function refusal(status: number, text: string, nothingPaid: boolean) {
+  const body = parseJson(text)
+  const code = errorCode(body) ?? `http_${status}`
+  const message =
+    isObject(body) && isObject(body.error) && typeof body.error.message === 'string'
+      ? body.error.message
+      : text.slice(0, 200)
+  return new RefusedError(status, code, message, nothingPaid)
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown }
+
+function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error })
+  )
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** x402's payment-identifier: 16–128 letters, digits, `-` or `_`; the client's secret. */
+function paymentIdentifier() {
+  return `pay_${randomBytes(16).toString('hex')}`
+}
+
+async function readNextNonce(
+  fetchImpl: typeof globalThis.fetch,
+  stacksApiUrl: string,
+  address: string
+): Promise<bigint> {
+  const url = `${stacksApiUrl}/extended/v1/address/${address}/nonces`
+  const response = await fetchImpl(url, { signal: AbortSignal.timeout(30_000) }).catch((error) => {
+    throw new UnreachableError(url, error)
+  })
+  const body = parseJson(await response.text())
+  const next = isObject(body) ? body.possible_next_nonce : undefined
+  if (
+    response.status !== 200 ||
+    typeof next !== 'number' ||
+    !Number.isSafeInteger(next) ||
+    next < 0
+  ) {
+    throw new UnreachableError(url, new Error(`no possible_next_nonce (HTTP ${response.status})`))
+  }
+  return BigInt(next)
+}
+
+/** A signer from a private key; the fee is the option's or the Stacks API's estimate. */
+function keySigner(
+  options: ClientOptions,
+  stacksApiUrl: string,
+  fetchImpl: typeof globalThis.fetch
+): Signer {
+  const { privateKey } = options
+  if (!privateKey) throw new AgentError('invalid_options', 'give a privateKey or a signer')
+  const network = {
+    ...networkFrom(options.network),
+    client: { baseUrl: stacksApiUrl, fetch: fetchImpl },
+  }
+  return {
+    address: getAddressFromPrivateKey(privateKey, network),
+    async signTransfer({ recipient, amount, nonce }) {
+      const transaction = await makeSTXTokenTransfer({
+        recipient,
+        amount,
+        nonce,
+        senderKey: privateKey,
+        network,
+        ...(options.feeMicrostx === undefined ? {} : { fee: BigInt(options.feeMicrostx) }),
+      }).catch((error) => {
+        throw error instanceof AgentError ? error : new UnreachableError(stacksApiUrl, error)
+      })
+      return transaction.serialize()
+    },
+  }
+}

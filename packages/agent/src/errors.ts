@@ -1,0 +1,119 @@
+/** Every error the client throws: `code` tells the kinds apart without `instanceof`. */
+export class AgentError extends Error {
+  readonly code: string
+  constructor(code: string, message: string) {
+    super(message)
+    this.name = new.target.name
+    this.code = code
+  }
+}
+
+/** The price is above the per-call cap, or would take the total over the budget. Nothing was signed. */
+export class OverCapError extends AgentError {
+  readonly cap: 'per_call' | 'budget'
+  readonly priceMicrostx: bigint
+  /** The per-call cap, or what is left of the budget. */
+  readonly capMicrostx: bigint
+  constructor(cap: 'per_call' | 'budget', priceMicrostx: bigint, capMicrostx: bigint) {
+    super(
+      'over_cap',
+      cap === 'per_call'
+        ? `the price ${priceMicrostx} µSTX is above the per-call cap of ${capMicrostx} µSTX`
+        : `the price ${priceMicrostx} µSTX is more than the ${capMicrostx} µSTX left of the budget`
+    )
+    this.cap = cap
+    this.priceMicrostx = priceMicrostx
+    this.capMicrostx = capMicrostx
+  }
+}
+
+/** The 402 asks for a payment on another network than the client's. Nothing was signed. */
+export class NetworkMismatchError extends AgentError {
+  readonly expected: string
+  readonly offered: string[]
+  constructor(expected: string, offered: string[]) {
+    super(
+      'network_mismatch',
+      `the server asks for payment on ${offered.join(', ') || 'no network'}, this client pays on ${expected}`
+    )
+    this.expected = expected
+    this.offered = offered
+  }
+}
+
+/** The 402 is not an x402 v2 payment requirement this client can pay. Nothing was signed. */
+export class MalformedPaymentRequiredError extends AgentError {
+  constructor(reason: string) {
+    super('malformed_402', `the server's 402 is not a payable x402 v2 requirement: ${reason}`)
+  }
+}
+
+/** The server took the payment but its 200 carries no `data`. */
+export class PaidWithoutDataError extends AgentError {
+  readonly txid: string
+  readonly body: unknown
+  constructor(txid: string, body: unknown) {
+    super('paid_without_data', `paid (transaction ${txid}) but the answer has no data`)
+    this.txid = txid
+    this.body = body
+  }
+}
+
+/** What collects a payment still settling: GET `statusUrl` with header `x-payment-receipt: token`. */
+export interface Receipt {
+  txid: string
+  token?: string
+  statusUrl: string
+}
+
+/** The payment is still settling after the wait: collect the data later with the receipt. */
+export class PendingError extends AgentError {
+  readonly txid: string
+  readonly receipt: Receipt
+  constructor(txid: string, receipt: Receipt) {
+    super(
+      'pending',
+      `transaction ${txid} is still settling: collect the data at ${receipt.statusUrl}`
+    )
+    this.txid = txid
+    this.receipt = receipt
+  }
+}
+
+/** The server refused the call (its error code and message). */
+export class RefusedError extends AgentError {
+  readonly status: number
+  readonly serverCode: string
+  readonly serverMessage: string
+  /** True when the server provably took nothing (the transfer was not broadcast). */
+  readonly nothingPaid: boolean
+  constructor(status: number, serverCode: string, serverMessage: string, nothingPaid: boolean) {
+    super('refused', `the server refused the call (${status} ${serverCode}): ${serverMessage}`)
+    this.status = status
+    this.serverCode = serverCode
+    this.serverMessage = serverMessage
+    this.nothingPaid = nothingPaid
+  }
+}
+
+/** The server (or the Stacks API) could not be reached. */
+export class UnreachableError extends AgentError {
+  readonly url: string
+  /** Set when a signed payment was sent and its outcome is unknown (its price stays reserved). */
+  readonly txid: string | null
+  constructor(url: string, cause: unknown, txid: string | null = null) {
+    const reason =
+      cause instanceof Error
+        ? cause.cause instanceof Error
+          ? cause.cause.message
+          : cause.message
+        : String(cause)
+    super(
+      'unreachable',
+      `could not reach ${url}${txid ? ` (payment ${txid} was sent; its outcome is unknown)` : ''}: ${reason}`
+    )
+    this.url = url
+    this.txid = txid
+    this.cause = cause
+  }
+}

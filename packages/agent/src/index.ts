@@ -1,0 +1,22 @@
+export {
+  createClient,
+  feedUrl,
+  type Client,
+  type ClientOptions,
+  type Purchase,
+  type Signer,
+  type Spending,
+} from './client.ts'
+export type { Feed, FeedFilter } from './discovery.ts'
+export {
+  AgentError,
+  MalformedPaymentRequiredError,
+  NetworkMismatchError,
+  OverCapError,
+  PaidWithoutDataError,
+  PendingError,
+  RefusedError,
+  UnreachableError,
+} from './errors.ts'
+export type { Receipt } from './errors.ts'
+export { NETWORK_IDS, type NetworkName, type PaymentRequirement } from './x402.ts'
