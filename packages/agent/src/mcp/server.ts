@@ -1,0 +1,203 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { feedUrl, type Client } from '../client.ts'
+import type { Feed } from '../discovery.ts'
+import { AgentError, OverCapError, PendingError, RefusedError } from '../errors.ts'
+import { isObject } from '../x402.ts'
+import { formatStx } from './stx.ts'
+
+export interface McpOptions {
+  /** The service the client buys from (to resolve a feed id to its URL). */
+  baseUrl: string
+  /** The client's per-call cap (µSTX), shown by describe_feed. */
+  maxPerCallMicrostx: bigint
+  /** The environment variables that set the caps, named in refusals so the model can tell the operator. */
+  capVariables?: { perCall: string; budget: string }
+}
+
+/** Feed ids, handles and URLs are short: anything longer is not one. */
+const feedArgument = z
+  .string()
+  .trim()
+  .min(1)
+  .max(500)
+  .describe('A feed as search_feeds lists it: its URL, a built-in id (whale-alerts) or handle/slug')
+
+/**
+ * The MCP server of one paying client: `search_feeds` and `describe_feed`
+ * read the discovery API; `buy_feed` pays through the client, whose
+ * per-call cap and budget were set by the operator at start. A refusal is a
+ * tool error result (isError) saying what to do, with nothing paid.
+ */
+export function createMcpServer(client: Client, options: McpOptions): McpServer {
+  const caps = options.capVariables ?? {
+    perCall: 'TOLLBOOTH_MAX_PER_CALL',
+    budget: 'TOLLBOOTH_BUDGET',
+  }
+  const server = new McpServer({ name: 'tollbooth', version: '0.1.0' })
+
+  server.registerTool(
+    'search_feeds',
+    {
+      title: 'Search Tollbooth data feeds',
+      description:
+        'Lists paid JSON data feeds with their price in STX, description and URL. Filter by words, category and maximum price.',
+      inputSchema: {
+        query: z.string().trim().min(1).max(200).optional().describe('Words every feed found contains'),
+        category: z.string().trim().min(1).max(50).optional().describe('A category (crypto, …) or provider'),
+        max_price_stx: z.number().positive().max(1_000_000).optional().describe('Highest price per call, in STX'),
+        limit: z.number().int().min(1).max(100).optional().describe('At most this many feeds (default 20)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async ({ query, category, max_price_stx: maxPriceStx, limit }) =>
+      answer(async () => {
+        const feeds = await client.feeds({
+          query,
+          category,
+          maxPriceMicrostx: maxPriceStx === undefined ? undefined : toMicrostx(maxPriceStx),
+          limit: limit ?? 20,
+        })
+        return json({
+          feeds: feeds.map((feed) => ({
+            feed: feed.resource,
+            price_stx: formatStx(feed.priceMicrostx),
+            description: feed.description ?? null,
+            tags: feed.tags,
+          })),
+          remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
+        })
+      })
+  )
+
+  server.registerTool(
+    'describe_feed',
+    {
+      title: 'Describe one Tollbooth feed',
+      description:
+        "One feed's price, its query parameters (with their JSON Schemas), the schema of what it answers, and when it was last updated. Nothing is paid.",
+      inputSchema: { feed: feedArgument },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async ({ feed }) =>
+      answer(async () => {
+        const found = await findFeed(client, options.baseUrl, feed)
+        if (!found) {
+          return refusal(`No live feed "${feed}" is listed. Use search_feeds to find one.`)
+        }
+        const bazaar = isObject(found.raw.extensions) ? found.raw.extensions.bazaar : undefined
+        const info = isObject(bazaar) && isObject(bazaar.info) ? bazaar.info : {}
+        return json({
+          feed: found.resource,
+          price_stx: formatStx(found.priceMicrostx),
+          description: found.description ?? null,
+          tags: found.tags,
+          last_updated: found.raw.lastUpdated ?? null,
+          input: info.input ?? null,
+          output: info.output ?? null,
+          schema: isObject(bazaar) ? (bazaar.schema ?? null) : null,
+          per_call_cap_stx: formatStx(options.maxPerCallMicrostx),
+          remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
+        })
+      })
+  )
+
+  server.registerTool(
+    'buy_feed',
+    {
+      title: 'Buy one call of a Tollbooth feed',
+      description:
+        "Pays the feed's price in STX from the operator's wallet (within the operator's per-call cap and total budget) and returns the data.",
+      inputSchema: {
+        feed: feedArgument,
+        params: z
+          .record(
+            z.string().min(1).max(100),
+            z.union([z.string().max(1000), z.number().finite(), z.boolean()])
+          )
+          .refine((params) => Object.keys(params).length <= 20, 'at most 20 parameters')
+          .optional()
+          .describe("The feed's query parameters (describe_feed lists them)"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    },
+    async ({ feed, params }) =>
+      answer(async () => {
+        try {
+          const bought = await client.get(feed, params ?? {})
+          return json({
+            data: bought.data,
+            price_stx: formatStx(bought.priceMicrostx),
+            txid: bought.txid,
+            last_updated: bought.body.last_updated ?? null,
+            stale: bought.body.stale ?? false,
+            remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
+          })
+        } catch (error) {
+          if (error instanceof OverCapError) return refusal(overCapMessage(error, caps))
+          if (error instanceof PendingError) {
+            return refusal(
+              `Paid (transaction ${error.txid}) but the payment is still settling. ` +
+                `The data can be collected later at ${error.receipt.statusUrl}. Do not buy again.`
+            )
+          }
+          if (error instanceof RefusedError) {
+            return refusal(
+              `The service refused the call (${error.serverCode}): ${error.serverMessage}. ` +
+                (error.nothingPaid ? 'Nothing was paid.' : 'The payment may have been taken.')
+            )
+          }
+          throw error
+        }
+      })
+  )
+
+  return server
+}
+
+/** A tool's answer; an AgentError (the service unreachable, a bad 402, …) as a tool error result. */
+async function answer(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof AgentError) return refusal(error.message)
+    throw error
+  }
+}
+
+function json(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] }
+}
+
+function refusal(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true }
+}
+
+function overCapMessage(error: OverCapError, caps: { perCall: string; budget: string }) {
+  const price = formatStx(error.priceMicrostx)
+  const cap = formatStx(error.capMicrostx)
+  return error.cap === 'per_call'
+    ? `This feed costs ${price} STX; the per-call cap is ${cap} STX. Nothing was paid. ` +
+        `Ask the operator to raise ${caps.perCall} or choose a cheaper feed.`
+    : `This feed costs ${price} STX; only ${cap} STX is left of the budget. Nothing was paid. ` +
+        `Ask the operator to raise ${caps.budget} (and restart the server) or choose a cheaper feed.`
+}
+
+/** STX as a number (from a model) to µSTX, rounded down to whole µSTX. */
+function toMicrostx(stx: number): bigint {
+  return BigInt(Math.floor(stx * 1_000_000))
+}
+
+/** The listed feed `feed` names (by URL, id or handle/slug), or null. */
+async function findFeed(client: Client, baseUrl: string, feed: string): Promise<Feed | null> {
+  const wanted = new URL(feedUrl(baseUrl, feed, {}))
+  const path = `${wanted.origin}${wanted.pathname}`
+  const feeds = await client.feeds()
+  return (
+    feeds.find((candidate) => {
+      const url = new URL(candidate.resource)
+      return `${url.origin}${url.pathname}` === path
+    }) ?? null
+  )
+}
