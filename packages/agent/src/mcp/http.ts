@@ -19,7 +19,8 @@ export function createMcpHttpServer(newServer: () => McpServer, token: string): 
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://localhost')
-    if (url.pathname !== '/mcp') return reply(response, 404, 'not_found', 'the MCP endpoint is /mcp')
+    if (url.pathname !== '/mcp')
+      return reply(response, 404, 'not_found', 'the MCP endpoint is /mcp')
     const given = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1]
     if (!given || !timingSafeEqual(digest(given), expected)) {
       response.setHeader('www-authenticate', 'Bearer')

@@ -44,10 +44,33 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
       description:
         'Lists paid JSON data feeds with their price in STX, description and URL. Filter by words, category and maximum price.',
       inputSchema: {
-        query: z.string().trim().min(1).max(200).optional().describe('Words every feed found contains'),
-        category: z.string().trim().min(1).max(50).optional().describe('A category (crypto, …) or provider'),
-        max_price_stx: z.number().positive().max(1_000_000).optional().describe('Highest price per call, in STX'),
-        limit: z.number().int().min(1).max(100).optional().describe('At most this many feeds (default 20)'),
+        query: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('Words every feed found contains'),
+        category: z
+          .string()
+          .trim()
+          .min(1)
+          .max(50)
+          .optional()
+          .describe('A category (crypto, …) or provider'),
+        max_price_stx: z
+          .number()
+          .positive()
+          .max(1_000_000)
+          .optional()
+          .describe('Highest price per call, in STX'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('At most this many feeds (default 20)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -189,15 +212,12 @@ function toMicrostx(stx: number): bigint {
   return BigInt(Math.floor(stx * 1_000_000))
 }
 
-/** The listed feed `feed` names (by URL, id or handle/slug), or null. */
+/**
+ * The listed feed `feed` names (by URL, id or handle/slug), or null. Paths
+ * are compared: the service may list its feeds under its public origin.
+ */
 async function findFeed(client: Client, baseUrl: string, feed: string): Promise<Feed | null> {
-  const wanted = new URL(feedUrl(baseUrl, feed, {}))
-  const path = `${wanted.origin}${wanted.pathname}`
+  const path = new URL(feedUrl(baseUrl, feed, {})).pathname
   const feeds = await client.feeds()
-  return (
-    feeds.find((candidate) => {
-      const url = new URL(candidate.resource)
-      return `${url.origin}${url.pathname}` === path
-    }) ?? null
-  )
+  return feeds.find((candidate) => new URL(candidate.resource).pathname === path) ?? null
 }
