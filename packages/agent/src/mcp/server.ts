@@ -109,17 +109,24 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
         if (!found) {
           return refusal(`No live feed "${feed}" is listed. Use search_feeds to find one.`)
         }
-        const bazaar = isObject(found.raw.extensions) ? found.raw.extensions.bazaar : undefined
-        const info = isObject(bazaar) && isObject(bazaar.info) ? bazaar.info : {}
+        // The Bazaar extension: `info` holds example values, `schema` their JSON Schemas.
+        const bazaar = at(found.raw, 'extensions', 'bazaar')
+        const schema = at(bazaar, 'schema', 'properties')
         return json({
           feed: found.resource,
           price_stx: formatStx(found.priceMicrostx),
           description: found.description ?? null,
           tags: found.tags,
           last_updated: found.raw.lastUpdated ?? null,
-          input: info.input ?? null,
-          output: info.output ?? null,
-          schema: isObject(bazaar) ? (bazaar.schema ?? null) : null,
+          input: {
+            method: at(bazaar, 'info', 'input', 'method') ?? 'GET',
+            query_params: at(schema, 'input', 'properties', 'queryParams') ?? null,
+            example: at(bazaar, 'info', 'input', 'queryParams') ?? null,
+          },
+          output: {
+            schema: at(schema, 'output') ?? null,
+            example: at(bazaar, 'info', 'output', 'example') ?? null,
+          },
           per_call_cap_stx: formatStx(options.maxPerCallMicrostx),
           remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
         })
@@ -205,6 +212,16 @@ function overCapMessage(error: OverCapError, caps: { perCall: string; budget: st
         `Ask the operator to raise ${caps.perCall} or choose a cheaper feed.`
     : `This feed costs ${price} STX; only ${cap} STX is left of the budget. Nothing was paid. ` +
         `Ask the operator to raise ${caps.budget} (and restart the server) or choose a cheaper feed.`
+}
+
+/** `value[keys[0]][keys[1]]…`, or undefined where a step is not an object. */
+function at(value: unknown, ...keys: string[]): unknown {
+  let current = value
+  for (const key of keys) {
+    if (!isObject(current)) return undefined
+    current = current[key]
+  }
+  return current
 }
 
 /** STX as a number (from a model) to µSTX, rounded down to whole µSTX. */
