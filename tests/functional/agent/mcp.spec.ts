@@ -107,6 +107,7 @@ test.group('The MCP server', (group) => {
     )
     assert.containsSubset(described, { price_stx: '0.005', per_call_cap_stx: '0.01' })
     assert.isString(described.last_updated)
+    assert.containsSubset(described.stats, { total_queries: 0 })
     assert.equal(described.input.method, 'GET')
     assert.equal(described.input.query_params.type, 'object')
     assert.isObject(described.output.schema)

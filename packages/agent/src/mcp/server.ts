@@ -109,6 +109,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
         if (!found) {
           return refusal(`No live feed "${feed}" is listed. Use search_feeds to find one.`)
         }
+        const registered = await registryEntry(options.baseUrl, new URL(found.resource).pathname)
         // The Bazaar extension: `info` holds example values, `schema` their JSON Schemas.
         const bazaar = at(found.raw, 'extensions', 'bazaar')
         const schema = at(bazaar, 'schema', 'properties')
@@ -118,6 +119,9 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           description: found.description ?? null,
           tags: found.tags,
           last_updated: found.raw.lastUpdated ?? null,
+          update_frequency: registered?.update_frequency ?? null,
+          freshness: registered?.freshness ?? null,
+          stats: registered?.stats ?? null,
           input: {
             method: at(bazaar, 'info', 'input', 'method') ?? 'GET',
             query_params: at(schema, 'input', 'properties', 'queryParams') ?? null,
@@ -212,6 +216,38 @@ function overCapMessage(error: OverCapError, caps: { perCall: string; budget: st
         `Ask the operator to raise ${caps.perCall} or choose a cheaper feed.`
     : `This feed costs ${price} STX; only ${cap} STX is left of the budget. Nothing was paid. ` +
         `Ask the operator to raise ${caps.budget} (and restart the server) or choose a cheaper feed.`
+}
+
+/** Provider feeds' registry pages read at most, looking for one feed. */
+const REGISTRY_PAGES = 20
+
+/**
+ * The feed's entry in the service's registry (/registry/feeds for the
+ * built-ins, /registry/provider-feeds a page at a time for providers'), for
+ * its stats and freshness; null if the registry does not list it or cannot
+ * be read: the description stands without them.
+ */
+async function registryEntry(
+  baseUrl: string,
+  path: string
+): Promise<Record<string, unknown> | null> {
+  const root = baseUrl.replace(/\/+$/, '')
+  const pages = path.startsWith('/feeds/p/')
+    ? Array.from(
+        { length: REGISTRY_PAGES },
+        (_, index) => `${root}/registry/provider-feeds?page=${index + 1}&size=100`
+      )
+    : [`${root}/registry/feeds`]
+  for (const page of pages) {
+    const listed = await fetch(page, { signal: AbortSignal.timeout(10_000) })
+      .then((response) => (response.ok ? response.json() : null))
+      .catch(() => null)
+    const feeds = at(listed, 'feeds')
+    if (!Array.isArray(feeds) || feeds.length === 0) return null
+    const entry = feeds.find((candidate) => at(candidate, 'endpoint') === path)
+    if (isObject(entry)) return entry
+  }
+  return null
 }
 
 /** `value[keys[0]][keys[1]]…`, or undefined where a step is not an object. */
