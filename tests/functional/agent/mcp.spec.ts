@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
+import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
@@ -76,9 +77,13 @@ test.group('The MCP server', (group) => {
   }
 
   test('over stdio: lists its three tools, describes a feed and buys it', async ({
+    client: http,
     assert,
     cleanup,
   }) => {
+    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
+    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
+    upload.assertStatus(200)
     const client = await connect(
       new StdioClientTransport({
         command: NODE,
@@ -92,6 +97,9 @@ test.group('The MCP server', (group) => {
     const found = JSON.parse(text(await call(client, 'search_feeds', { query: 'whale' })))
     const described = JSON.parse(
       text(await call(client, 'describe_feed', { feed: 'whale-alerts' }))
+    )
+    const provider = JSON.parse(
+      text(await call(client, 'describe_feed', { feed: 'mirror-co/rates' }))
     )
     const bought = await call(client, 'buy_feed', { feed: 'whale-alerts' })
 
@@ -108,6 +116,8 @@ test.group('The MCP server', (group) => {
     assert.containsSubset(described, { price_stx: '0.005', per_call_cap_stx: '0.01' })
     assert.isString(described.last_updated)
     assert.containsSubset(described.stats, { total_queries: 0 })
+    assert.isString(provider.freshness.last_updated)
+    assert.isObject(provider.stats)
     assert.equal(described.input.method, 'GET')
     assert.equal(described.input.query_params.type, 'object')
     assert.isObject(described.output.schema)

@@ -48,7 +48,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           .string()
           .trim()
           .min(1)
-          .max(200)
+          .max(100)
           .optional()
           .describe('Words every feed found contains'),
         category: z
@@ -235,7 +235,7 @@ async function registryEntry(
   const pages = path.startsWith('/feeds/p/')
     ? Array.from(
         { length: REGISTRY_PAGES },
-        (_, index) => `${root}/registry/provider-feeds?page=${index + 1}&size=100`
+        (_, index) => `${root}/registry/provider-feeds?page=${index + 1}&size=50`
       )
     : [`${root}/registry/feeds`]
   for (const page of pages) {
