@@ -133,7 +133,7 @@ test.group('The MCP server', (group) => {
     )
   }).timeout(20_000)
 
-  test('over stdio: refuses a price over the per-call cap, and missing arguments, paying nothing', async ({
+  test('over stdio: refuses a price over the per-call cap, bad arguments and a URL of another service, paying nothing', async ({
     assert,
     cleanup,
   }) => {
@@ -149,6 +149,9 @@ test.group('The MCP server', (group) => {
     const overCap = await call(client, 'buy_feed', { feed: 'whale-alerts' })
     const missing = await call(client, 'buy_feed', {})
     const absurd = await call(client, 'buy_feed', { feed: 'whale-alerts', params: 'all of them' })
+    const elsewhere = await call(client, 'buy_feed', {
+      feed: `${stack.devnet.url}/feeds/whale-alerts`,
+    })
 
     assert.isTrue(overCap.isError)
     assert.equal(
@@ -160,6 +163,8 @@ test.group('The MCP server', (group) => {
     assert.include(text(missing), 'feed')
     assert.isTrue(absurd.isError)
     assert.include(text(absurd), 'params')
+    assert.isTrue(elsewhere.isError)
+    assert.include(text(elsewhere), `buy_feed pays only for the feeds of ${BASE_URL}`)
     assert.equal(await broadcastCount(), 0)
     assert.lengthOf(await paymentsOfSender(), 0)
   }).timeout(20_000)

@@ -158,6 +158,12 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
     },
     async ({ feed, params }) =>
       answer(async () => {
+        if (!(await isOwnFeed(client, options.baseUrl, feed))) {
+          return refusal(
+            `buy_feed pays only for the feeds of ${options.baseUrl}; ${feed} is not one of them. ` +
+              'Nothing was paid. Use search_feeds to find a feed.'
+          )
+        }
         try {
           const bought = await client.get(feed, params ?? {})
           return json({
@@ -216,6 +222,28 @@ function overCapMessage(error: OverCapError, caps: { perCall: string; budget: st
         `Ask the operator to raise ${caps.perCall} or choose a cheaper feed.`
     : `This feed costs ${price} STX; only ${cap} STX is left of the budget. Nothing was paid. ` +
         `Ask the operator to raise ${caps.budget} (and restart the server) or choose a cheaper feed.`
+}
+
+/**
+ * Whether `feed` is bought from the service the operator configured: an id
+ * or handle/slug always is; a URL when it is on that origin or is a feed the
+ * service lists (under its public origin). A URL from anywhere else (a page
+ * the model read, say) is never paid.
+ */
+async function isOwnFeed(client: Client, baseUrl: string, feed: string): Promise<boolean> {
+  if (!/^https?:\/\//i.test(feed)) return true
+  let url: URL
+  try {
+    url = new URL(feed)
+  } catch {
+    return false
+  }
+  if (url.origin === new URL(baseUrl).origin) return true
+  const listed = await client.feeds()
+  return listed.some((candidate) => {
+    const resource = new URL(candidate.resource)
+    return resource.origin === url.origin && resource.pathname === url.pathname
+  })
 }
 
 /** Provider feeds' registry pages read at most, looking for one feed. */
