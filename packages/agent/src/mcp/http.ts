@@ -13,7 +13,8 @@ export function createMcpHttpServer(newServer: () => McpServer, token: string): 
   const expected = digest(token)
   return createServer((request, response) => {
     void handle(request, response).catch((error) => {
-      if (!response.headersSent) reply(response, 500, 'internal_error', String(error))
+      process.stderr.write(`tollbooth-mcp: ${String(error)}\n`)
+      if (!response.headersSent) reply(response, 500, 'internal_error', 'the MCP request failed')
     })
   })
 
