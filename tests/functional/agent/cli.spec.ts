@@ -79,7 +79,7 @@ test.group('The tollbooth CLI', (group) => {
     const listed = JSON.parse(cheap.stdout) as Listed[]
     assert.isBelow(listed.length, feeds.length)
     assert.isTrue(listed.every((feed) => BigInt(feed.price_microstx) <= 4_999n))
-    assert.notInclude(listed.map((feed) => feed.resource), whale?.resource)
+    assert.isFalse(listed.some((feed) => feed.resource === whale?.resource))
   })
 
   test('get --json buys the feed: the paid body on stdout only, the txid on stderr; spent reports it', async ({
@@ -109,7 +109,10 @@ test.group('The tollbooth CLI', (group) => {
 
     assert.equal(run.code, EXIT.over_cap, run.output)
     assert.equal(run.stdout, '')
-    assert.include(run.stderr, 'nothing paid: the price 0.005 STX is over the per-call cap (0.004999 STX)')
+    assert.include(
+      run.stderr,
+      'nothing paid: the price 0.005 STX is over the per-call cap (0.004999 STX)'
+    )
     assert.lengthOf(await feedPayments(), 0)
   })
 

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { networkFrom } from '@stacks/network'
 import { getAddressFromPrivateKey } from '@stacks/transactions'
 import { createClient, type Client, type ClientOptions } from '../client.ts'
@@ -81,7 +81,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'feeds') await feeds(rest, io)
     else if (command === 'get') await get(rest, io)
     else if (command === 'spent') await spent(rest, io)
-    else if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    else if (
+      command === undefined ||
+      command === 'help' ||
+      command === '--help' ||
+      command === '-h'
+    ) {
       io.stderr(USAGE)
       return command === undefined ? EXIT.usage : EXIT.ok
     } else throw new CliStop(EXIT.usage, `unknown command "${command}"\n\n${USAGE}`)
@@ -93,13 +98,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function parse<T extends Parameters<typeof parseArgs>[0]['options']>(
-  args: string[],
-  options: T,
-  allowPositionals: boolean
-) {
+function parse<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true })
+    return parseArgs(config)
   } catch (error) {
     throw new CliStop(EXIT.usage, `${(error as Error).message}\n\n${USAGE}`)
   }
@@ -120,11 +121,17 @@ function stx(flag: string, value: string): bigint {
 export function settings(env: NodeJS.ProcessEnv) {
   const baseUrl = (env.TOLLBOOTH_URL || DEFAULT_URL).replace(/\/+$/, '')
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new CliStop(EXIT.usage, `TOLLBOOTH_URL must be the service's base URL, e.g. ${DEFAULT_URL}`)
+    throw new CliStop(
+      EXIT.usage,
+      `TOLLBOOTH_URL must be the service's base URL, e.g. ${DEFAULT_URL}`
+    )
   }
   const named = env.TOLLBOOTH_NETWORK
   if (named !== undefined && named !== '' && !(named in NETWORK_IDS)) {
-    throw new CliStop(EXIT.usage, `TOLLBOOTH_NETWORK must be mainnet, testnet or devnet; got "${named}"`)
+    throw new CliStop(
+      EXIT.usage,
+      `TOLLBOOTH_NETWORK must be mainnet, testnet or devnet; got "${named}"`
+    )
   }
   const host = new URL(baseUrl).hostname
   const loopback = host === 'localhost' || host === '[::1]' || host.startsWith('127.')
@@ -140,7 +147,7 @@ export function settings(env: NodeJS.ProcessEnv) {
 
 function client(
   io: CliIo,
-  caps: { maxPerCallMicrostx: bigint; budgetMicrostx: bigint },
+  caps: { maxPerCallMicrostx: bigint; budgetMicrostx: bigint; agentName?: string },
   needsKey: boolean
 ): { buyer: Client; payer: string } {
   const { baseUrl, network, stacksApiUrl } = settings(io.env)
@@ -172,17 +179,17 @@ const noSigner = {
 }
 
 async function feeds(args: string[], io: CliIo) {
-  const { values } = parse(
+  const { values } = parse({
     args,
-    {
+    options: {
       'query': { type: 'string' },
       'category': { type: 'string' },
       'max-price': { type: 'string' },
       'json': { type: 'boolean' },
     },
-    false
-  )
-  const maxPrice = values['max-price'] === undefined ? undefined : stx('max-price', values['max-price'])
+  })
+  const maxPrice =
+    values['max-price'] === undefined ? undefined : stx('max-price', values['max-price'])
   const { buyer } = client(io, { maxPerCallMicrostx: 0n, budgetMicrostx: 0n }, false)
   const found = await buyer.feeds({
     query: values.query,
@@ -210,19 +217,22 @@ function feedJson(feed: Feed) {
 }
 
 async function get(args: string[], io: CliIo) {
-  const { values, positionals } = parse(
+  const { values, positionals } = parse({
     args,
-    {
+    options: {
       'param': { type: 'string', multiple: true },
       'max': { type: 'string' },
       'budget': { type: 'string' },
       'agent-name': { type: 'string' },
       'json': { type: 'boolean' },
     },
-    true
-  )
+    allowPositionals: true,
+  })
   if (positionals.length !== 1) {
-    throw new CliStop(EXIT.usage, `get takes one feed, e.g. \`tollbooth get whale-alerts\`\n\n${USAGE}`)
+    throw new CliStop(
+      EXIT.usage,
+      `get takes one feed, e.g. \`tollbooth get whale-alerts\`\n\n${USAGE}`
+    )
   }
   const feed = positionals[0]
   const params: Record<string, string> = {}
@@ -241,7 +251,7 @@ async function get(args: string[], io: CliIo) {
   }
   const { buyer, payer } = client(
     io,
-    { maxPerCallMicrostx: maxPerCall, budgetMicrostx: budget },
+    { maxPerCallMicrostx: maxPerCall, budgetMicrostx: budget, agentName: values['agent-name'] },
     true
   )
   const { baseUrl } = settings(io.env)
@@ -267,14 +277,17 @@ async function get(args: string[], io: CliIo) {
     // The service took these payments: they count as spent.
     if (error instanceof PendingError || error instanceof PaidWithoutDataError) {
       const price = buyer.spent().spentMicrostx
-      await record(dir, entry(error.txid, price, error instanceof PendingError ? 'pending' : 'paid'))
+      await record(
+        dir,
+        entry(error.txid, price, error instanceof PendingError ? 'pending' : 'paid')
+      )
     }
     throw error
   }
 }
 
 async function spent(args: string[], io: CliIo) {
-  const { values } = parse(args, { json: { type: 'boolean' } }, false)
+  const { values } = parse({ args, options: { json: { type: 'boolean' } } })
   const dir = stateDir(io.env)
   const list = await entries(dir)
   const sum = total(list)
@@ -330,5 +343,8 @@ export function toStop(error: unknown, env: NodeJS.ProcessEnv): CliStop {
     return new CliStop(EXIT[error.code as keyof typeof EXIT], error.message)
   }
   if (error instanceof AgentError) return new CliStop(EXIT.failed, error.message)
-  return new CliStop(EXIT.failed, error instanceof Error ? (error.stack ?? error.message) : String(error))
+  return new CliStop(
+    EXIT.failed,
+    error instanceof Error ? (error.stack ?? error.message) : String(error)
+  )
 }
