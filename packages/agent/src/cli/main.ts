@@ -34,6 +34,8 @@ export const DEFAULT_URL = 'http://127.0.0.1:3333'
 /** Per-call cap when `--max` is not given: 0.01 STX. */
 export const DEFAULT_MAX = '0.01'
 export const KEY_VARIABLE = 'TOLLBOOTH_PRIVATE_KEY'
+/** How long `get` collects a payment still settling before exiting `pending`. */
+export const DEFAULT_WAIT_SECONDS = 120
 
 /** Where the CLI writes; `fetch` and `clientOptions` let a caller (ace, tests) plug in. */
 export interface CliIo {
@@ -42,6 +44,10 @@ export interface CliIo {
   stderr: (text: string) => void
   /** Extra client options (e.g. a signer instead of the key variable). */
   clientOptions?: Partial<ClientOptions>
+  /** A page showing a transaction, printed next to its txid. */
+  explorerLink?: (txid: string) => string
+  /** The variable naming the Stacks API, for the hint when it is unreachable. */
+  stacksApiVariable?: string
 }
 
 /** Why the CLI stops: the message for stderr and the exit code. */
@@ -58,6 +64,8 @@ const USAGE = `usage: tollbooth <command> [options]
   feeds [--query q] [--category c] [--max-price 0.01] [--json]
   get <feed> [--param k=v ...] [--max ${DEFAULT_MAX}] [--budget 0.05] [--agent-name n] [--json]
   spent [--json]
+
+get --wait <seconds> (default ${DEFAULT_WAIT_SECONDS}): how long to collect a payment still settling.
 
 <feed>: a built-in id (whale-alerts), a provider's handle/slug, or a feed URL. Prices in STX.
 Environment: TOLLBOOTH_URL (default ${DEFAULT_URL}), TOLLBOOTH_NETWORK (mainnet | testnet | devnet),
@@ -92,7 +100,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     } else throw new CliStop(EXIT.usage, `unknown command "${command}"\n\n${USAGE}`)
     return EXIT.ok
   } catch (error) {
-    const stop = toStop(error, io.env)
+    const stop = toStop(error, io)
     io.stderr(`tollbooth: ${stop.message}\n`)
     return stop.exitCode
   }
@@ -147,7 +155,7 @@ export function settings(env: NodeJS.ProcessEnv) {
 
 function client(
   io: CliIo,
-  caps: { maxPerCallMicrostx: bigint; budgetMicrostx: bigint; agentName?: string },
+  caps: Pick<ClientOptions, 'maxPerCallMicrostx' | 'budgetMicrostx' | 'agentName' | 'maxPendingMs'>,
   needsKey: boolean
 ): { buyer: Client; payer: string } {
   const { baseUrl, network, stacksApiUrl } = settings(io.env)
@@ -224,6 +232,7 @@ async function get(args: string[], io: CliIo) {
       'max': { type: 'string' },
       'budget': { type: 'string' },
       'agent-name': { type: 'string' },
+      'wait': { type: 'string' },
       'json': { type: 'boolean' },
     },
     allowPositionals: true,
@@ -242,6 +251,10 @@ async function get(args: string[], io: CliIo) {
     params[pair.slice(0, at)] = pair.slice(at + 1)
   }
   const maxPerCall = stx('max', values.max ?? DEFAULT_MAX)
+  const wait = values.wait ?? String(DEFAULT_WAIT_SECONDS)
+  if (!/^\d{1,5}$/.test(wait)) {
+    throw new CliStop(EXIT.usage, `--wait takes a whole number of seconds; got "${wait}"`)
+  }
   const dir = stateDir(io.env)
   // --budget caps what this CLI has spent in all (its ledger), this call included.
   let budget = maxPerCall
@@ -251,7 +264,12 @@ async function get(args: string[], io: CliIo) {
   }
   const { buyer, payer } = client(
     io,
-    { maxPerCallMicrostx: maxPerCall, budgetMicrostx: budget, agentName: values['agent-name'] },
+    {
+      maxPerCallMicrostx: maxPerCall,
+      budgetMicrostx: budget,
+      agentName: values['agent-name'],
+      maxPendingMs: Number(wait) * 1000,
+    },
     true
   )
   const { baseUrl } = settings(io.env)
@@ -267,7 +285,9 @@ async function get(args: string[], io: CliIo) {
   try {
     const purchase = await buyer.get(feed, params)
     await record(dir, entry(purchase.txid, purchase.priceMicrostx, 'paid'))
-    io.stderr(`paid ${formatStx(purchase.priceMicrostx)} STX, transaction ${purchase.txid}\n`)
+    io.stderr(
+      `paid ${formatStx(purchase.priceMicrostx)} STX, transaction ${purchase.txid}${link(io, purchase.txid)}\n`
+    )
     io.stdout(
       values.json
         ? `${JSON.stringify(purchase.body)}\n`
@@ -305,8 +325,12 @@ async function spent(args: string[], io: CliIo) {
   }
 }
 
+function link(io: CliIo, txid: string) {
+  return io.explorerLink ? ` (${io.explorerLink(txid)})` : ''
+}
+
 /** The message and exit code of whatever stopped the command. */
-export function toStop(error: unknown, env: NodeJS.ProcessEnv): CliStop {
+function toStop(error: unknown, io: CliIo): CliStop {
   if (error instanceof CliStop) return error
   if (error instanceof OverCapError) {
     const flag = error.cap === 'per_call' ? '--max' : '--budget'
@@ -318,19 +342,21 @@ export function toStop(error: unknown, env: NodeJS.ProcessEnv): CliStop {
   if (error instanceof UnreachableError) {
     let baseUrl = DEFAULT_URL
     try {
-      baseUrl = settings(env).baseUrl
+      baseUrl = settings(io.env).baseUrl
     } catch {
       // The settings were valid when the client was made.
     }
     const hint = error.url.startsWith(baseUrl)
       ? `is Tollbooth running at ${baseUrl}? start it with \`npm run dev\``
-      : `is the Stacks API at ${new URL(error.url).origin} reachable? TOLLBOOTH_STACKS_API names it`
+      : `is the Stacks API at ${new URL(error.url).origin} reachable? ${io.stacksApiVariable ?? 'TOLLBOOTH_STACKS_API'} names it`
     return new CliStop(EXIT.unreachable, `${error.message}\n${hint}`)
   }
   if (error instanceof PendingError) {
+    const statusUrl = new URL(error.receipt.statusUrl, `${settings(io.env).baseUrl}/`).toString()
+    const header = error.receipt.token ? `-H 'x-payment-receipt: ${error.receipt.token}' ` : ''
     return new CliStop(
       EXIT.pending,
-      `${error.message}\ntransaction: ${error.txid}\nreceipt: ${JSON.stringify(error.receipt)}\ncollect it with: curl -H 'x-payment-receipt: ${error.receipt.token ?? ''}' ${error.receipt.statusUrl}`
+      `transaction ${error.txid}${link(io, error.txid)} is still settling (paid, not confirmed yet)\nreceipt: ${JSON.stringify({ ...error.receipt, statusUrl })}\ncollect the data later with: curl ${header}${statusUrl}`
     )
   }
   if (error instanceof RefusedError) {
