@@ -346,7 +346,8 @@ function toStop(error: unknown, io: CliIo): CliStop {
     } catch {
       // The settings were valid when the client was made.
     }
-    const hint = error.url.startsWith(baseUrl)
+    // The Stacks API answers the nonce (/extended/…) and fee (/v2/…) reads; the service the rest.
+    const hint = !/^\/(extended|v2)\//.test(new URL(error.url).pathname)
       ? `is Tollbooth running at ${baseUrl}? start it with \`npm run dev\``
       : `is the Stacks API at ${new URL(error.url).origin} reachable? ${io.stacksApiVariable ?? 'TOLLBOOTH_STACKS_API'} names it`
     return new CliStop(EXIT.unreachable, `${error.message}\n${hint}`)
