@@ -5,6 +5,7 @@ import { join } from 'node:path'
 /** One paid call of the CLI, as its ledger file keeps it. */
 export interface LedgerEntry {
   at: string
+  network: string
   baseUrl: string
   feed: string
   payer: string

@@ -256,10 +256,13 @@ async function get(args: string[], io: CliIo) {
     throw new CliStop(EXIT.usage, `--wait takes a whole number of seconds; got "${wait}"`)
   }
   const dir = stateDir(io.env)
-  // --budget caps what this CLI has spent in all (its ledger), this call included.
+  const { baseUrl, network } = settings(io.env)
+  // --budget caps what this CLI has spent on this network (its ledger), this call included.
   let budget = maxPerCall
   if (values.budget !== undefined) {
-    const left = stx('budget', values.budget) - total(await entries(dir))
+    const recorded = await entries(dir)
+    const paid = recorded.filter((entry) => entry.network === network)
+    const left = stx('budget', values.budget) - total(paid)
     budget = left > 0n ? left : 0n
   }
   const { buyer, payer } = client(
@@ -272,9 +275,9 @@ async function get(args: string[], io: CliIo) {
     },
     true
   )
-  const { baseUrl } = settings(io.env)
   const entry = (txid: string, price: bigint, status: 'paid' | 'pending') => ({
     at: new Date().toISOString(),
+    network,
     baseUrl,
     feed,
     payer,
@@ -320,7 +323,7 @@ async function spent(args: string[], io: CliIo) {
   io.stdout(`${formatStx(sum)} STX in ${list.length} paid call${list.length === 1 ? '' : 's'}\n`)
   for (const entry of list) {
     io.stdout(
-      `${entry.at}\t${formatStx(BigInt(entry.priceMicrostx))} STX\t${entry.feed}\t${entry.txid}${entry.status === 'pending' ? '\tpending' : ''}\n`
+      `${entry.at}\t${entry.network}\t${formatStx(BigInt(entry.priceMicrostx))} STX\t${entry.feed}\t${entry.txid}${entry.status === 'pending' ? '\tpending' : ''}\n`
     )
   }
 }
