@@ -30,12 +30,12 @@ export const EXIT = {
   malformed_402: 9,
 } as const
 
-export const DEFAULT_URL = 'http://127.0.0.1:3333'
+const DEFAULT_URL = 'http://127.0.0.1:3333'
 /** Per-call cap when `--max` is not given: 0.01 STX. */
-export const DEFAULT_MAX = '0.01'
-export const KEY_VARIABLE = 'TOLLBOOTH_PRIVATE_KEY'
+const DEFAULT_MAX = '0.01'
+const KEY_VARIABLE = 'TOLLBOOTH_PRIVATE_KEY'
 /** How long `get` collects a payment still settling before exiting `pending`. */
-export const DEFAULT_WAIT_SECONDS = 120
+const DEFAULT_WAIT_SECONDS = 120
 
 /** Where the CLI writes; `fetch` and `clientOptions` let a caller (ace, tests) plug in. */
 export interface CliIo {
@@ -51,7 +51,7 @@ export interface CliIo {
 }
 
 /** Why the CLI stops: the message for stderr and the exit code. */
-export class CliStop extends Error {
+class CliStop extends Error {
   readonly exitCode: number
   constructor(exitCode: number, message: string) {
     super(message)
@@ -126,7 +126,7 @@ function stx(flag: string, value: string): bigint {
 }
 
 /** TOLLBOOTH_URL, TOLLBOOTH_NETWORK (on a loopback URL, devnet when unset) and TOLLBOOTH_STACKS_API. */
-export function settings(env: NodeJS.ProcessEnv) {
+function settings(env: NodeJS.ProcessEnv) {
   const baseUrl = (env.TOLLBOOTH_URL || DEFAULT_URL).replace(/\/+$/, '')
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
     throw new CliStop(
