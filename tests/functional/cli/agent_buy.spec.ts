@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
+import { EXIT } from '#agent/cli'
 import env from '#start/env'
 import { runAce } from '#tests/support/ace'
 import { usePaidCallStack } from '#tests/support/paid_calls'
@@ -25,6 +26,9 @@ async function closedPort(): Promise<number> {
   return port
 }
 
+/** Where the CLI's spending ledger goes during these tests. */
+const STATE = join(tmpdir(), `tollbooth-agent-buy-${process.pid}`)
+
 /**
  * `node ace agent:buy <feed>` against this test run's service, paying on its
  * devnet, with the default explorer (whatever a local .env says).
@@ -35,12 +39,13 @@ function buy(
   { url = service(), node = stack.devnet.url, flags = [] as string[], variables = {} } = {}
 ) {
   return runAce(['agent:buy', feed, '--url', url, ...flags], {
-    env: { STACKS_API_URL: node, EXPLORER_URL: '', ...variables },
+    env: { STACKS_API_URL: node, EXPLORER_URL: '', TOLLBOOTH_STATE: STATE, ...variables },
   })
 }
 
 test.group('node ace agent:buy', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: 0, settlementBudgetMs: 10_000 })
+  group.teardown(() => rm(STATE, { recursive: true, force: true }))
 
   test('prints the data on stdout and the explorer link of the broadcast transfer on stderr, exit 0', async ({
     assert,
@@ -48,8 +53,8 @@ test.group('node ace agent:buy', (group) => {
     const run = await buy('whale-alerts', stack)
 
     assert.equal(run.code, 0, run.output)
-    assert.equal(JSON.parse(run.stdout).price_stx, '0.005')
-    assert.include(run.stderr, '/feeds/whale-alerts costs 5000 µSTX')
+    assert.isObject(JSON.parse(run.stdout).summary)
+    assert.include(run.stderr, 'paid 0.005 STX')
     const payment = await db.from('payments').where('purpose', 'feed').first()
     assert.match(payment.payment_identifier, /^pay_[0-9a-f]{32}$/, 'it sends a payment-identifier')
     const link = EXPLORER_LINK.exec(run.stderr)?.[0]
@@ -102,12 +107,12 @@ test.group('node ace agent:buy', (group) => {
     assert.match(run.stderr, EXPLORER_LINK)
   })
 
-  test('an account that does not exist: says so and lists the accounts it takes, exit 1', async ({
+  test('an account that does not exist: says so and lists the accounts it takes, bad usage', async ({
     assert,
   }) => {
     const run = await buy('whale-alerts', stack, { flags: ['--account', 'wallet_9'] })
 
-    assert.equal(run.code, 1, run.output)
+    assert.equal(run.code, EXIT.usage, run.output)
     assert.equal(run.stdout, '')
     assert.include(run.stderr, 'there is no devnet account "wallet_9"')
     assert.include(
@@ -117,75 +122,78 @@ test.group('node ace agent:buy', (group) => {
     assert.notInclude(run.stderr, 'STACKS_NETWORK')
   })
 
-  test('a 422: each field that failed and why, exit 1', async ({ assert }) => {
+  test('a 422: refused with its code and message, nothing paid', async ({ assert }) => {
     const run = await buy('/feeds/token-intel?address=nope&chain=mars', stack)
 
-    assert.equal(run.code, 1, run.output)
+    assert.equal(run.code, EXIT.refused, run.output)
     assert.equal(run.stdout, '')
-    assert.include(run.stderr, 'HTTP 422 validation_failed')
-    assert.match(run.stderr, /^\s+address: .+$/m)
-    assert.match(run.stderr, /^\s+chain: .+$/m)
+    assert.include(run.stderr, '(422 validation_failed)')
+    assert.include(run.stderr, '(nothing paid)')
   })
 
-  test('when Tollbooth does not answer: one line naming the URL, exit 1, no stack', async ({
+  test('when Tollbooth does not answer: the URL and a hint, the unreachable exit code, no stack', async ({
     assert,
   }) => {
     const url = `http://127.0.0.1:${await closedPort()}`
     const run = await buy('whale-alerts', stack, { url })
 
-    assert.equal(run.code, 1, run.output)
+    assert.equal(run.code, EXIT.unreachable, run.output)
     assert.equal(run.stdout, '')
-    assert.include(run.stderr, `could not reach Tollbooth at ${url} (ECONNREFUSED)`)
-    assert.include(run.stderr, 'is `npm run dev` running? --url gives another address')
+    assert.include(run.stderr, `could not reach ${url}/feeds/whale-alerts: connect ECONNREFUSED`)
+    assert.include(run.stderr, `is Tollbooth running at ${url}? start it with \`npm run dev\``)
     assert.notMatch(run.output, STACK_FRAME)
     assert.notMatch(run.output, EXPLORER_LINK)
   })
 
-  test('when the Stacks node does not answer: one line naming it, exit 1, no stack', async ({
+  test('when the Stacks node does not answer: naming it, the unreachable exit code, no stack', async ({
     assert,
   }) => {
     const node = `http://127.0.0.1:${await closedPort()}`
     const run = await buy('whale-alerts', stack, { node })
 
-    assert.equal(run.code, 1, run.output)
-    assert.include(run.stderr, `could not reach the Stacks node at ${node}`)
-    assert.include(run.stderr, 'STACKS_API_URL names the node')
+    assert.equal(run.code, EXIT.unreachable, run.output)
+    assert.include(run.stderr, `could not reach ${node}/`)
+    assert.include(run.stderr, `is the Stacks API at ${node} reachable? STACKS_API_URL names it`)
     assert.notMatch(run.output, STACK_FRAME)
     assert.notMatch(run.output, EXPLORER_LINK)
   })
 
-  test('an unknown feed: the 404 with its code and message, exit 1', async ({ assert }) => {
+  test('an unknown feed: the 404 with its code and message, refused', async ({ assert }) => {
     const run = await buy('no-such-feed', stack)
 
-    assert.equal(run.code, 1, run.output)
-    assert.include(run.output, 'HTTP 404 feed_not_found: No feed "no-such-feed"')
+    assert.equal(run.code, EXIT.refused, run.output)
+    assert.include(run.output, '(404 feed_not_found): No feed "no-such-feed"')
     assert.notMatch(run.output, STACK_FRAME)
   })
 
-  test('a feed whose source fails: the 503, no explorer link (nothing was broadcast), exit 1', async ({
+  test('a feed whose source fails: the 503, no explorer link (nothing was broadcast), refused', async ({
     assert,
   }) => {
     stack.simulator.failNext('mempool', 'status_503', 10)
 
     const run = await buy('gas-prediction', stack)
 
-    assert.equal(run.code, 1, run.output)
-    assert.include(run.output, 'HTTP 503 source_unavailable')
+    assert.equal(run.code, EXIT.refused, run.output)
+    assert.include(run.output, '503 source_unavailable')
     assert.notMatch(run.output, EXPLORER_LINK)
   })
 })
 
 test.group('node ace agent:buy while the chain is slow', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
+  group.teardown(() => rm(STATE, { recursive: true, force: true }))
 
-  test('a payment still settling: the explorer link and how to collect the data, exit 1', async ({
+  test('a payment still settling: the explorer link and how to collect the data, the pending exit code', async ({
     assert,
   }) => {
     const run = await buy('whale-alerts', stack)
 
-    assert.equal(run.code, 1, run.output)
+    assert.equal(run.code, EXIT.pending, run.output)
     assert.match(run.output, EXPLORER_LINK)
-    assert.include(run.output, 'HTTP 202 settlement_pending')
-    assert.match(run.output, /GET http:\/\/\S+\/payments\/0x[0-9a-f]{64} and x-payment-receipt: /)
+    assert.include(run.output, 'is still settling')
+    assert.match(
+      run.output,
+      /curl -H 'x-payment-receipt: \S+' http:\/\/\S+\/payments\/0x[0-9a-f]{64}/
+    )
   })
 })
