@@ -122,7 +122,13 @@ export function createClient(options: ClientOptions) {
 
   async function request(url: string, headers: Record<string, string> = {}) {
     const signal = AbortSignal.timeout(requestTimeoutMs)
-    const response = await fetchImpl(url, { headers, signal })
+    // A signed payment or a receipt token never follows a redirect to whoever it names.
+    const secret = 'payment-signature' in headers || 'x-payment-receipt' in headers
+    const response = await fetchImpl(url, {
+      headers,
+      signal,
+      redirect: secret ? 'error' : 'follow',
+    })
     return { response, text: await response.text() }
   }
 
@@ -256,10 +262,18 @@ export function createClient(options: ClientOptions) {
           attempt = settled(request(url, headers))
           continue
         }
-        // A refusal before broadcast (a 402 check, 429, 502/503 from the source): nothing taken.
-        nonceOutcome = 'unused'
-        moneyOutcome = 'released'
-        throw refusal(response.status, text, true)
+        if (response.status < 500 || code === 'source_unavailable') {
+          // A refusal before broadcast (a 4xx check, a source that could not serve): nothing taken.
+          nonceOutcome = 'unused'
+          moneyOutcome = 'released'
+          throw refusal(response.status, text, true)
+        }
+        // A failure of the service or the chain node once the payment was taken (500
+        // internal_error, 503 chain_node_unavailable, …): the transfer may have been broadcast,
+        // so its price stays reserved and its nonce is read again, never handed out twice.
+        nonceOutcome = 'unknown'
+        moneyOutcome = 'unknown'
+        throw refusal(response.status, text, false)
       }
     } finally {
       if (nonce !== undefined) payer.done(nonce, nonceOutcome)
@@ -271,8 +285,12 @@ export function createClient(options: ClientOptions) {
   /** Collects a payment still settling at its status URL with its receipt, honouring Retry-After. */
   async function collect(body: unknown, txid: string, firstWaitMs: number) {
     const receipt = isObject(body) && isObject(body.receipt) ? body.receipt : {}
+    const named = typeof receipt.status_url === 'string' ? receipt.status_url : undefined
+    // The receipt token goes only to the service itself, whatever URL an answer names.
     const statusUrl =
-      typeof receipt.status_url === 'string' ? receipt.status_url : `/payments/${txid}`
+      named && new URL(named, `${baseUrl}/`).origin === new URL(baseUrl).origin
+        ? named
+        : `/payments/${txid}`
     const token = typeof receipt.token === 'string' ? receipt.token : undefined
     const pending = new PendingError(txid, { txid, token, statusUrl })
     const url = new URL(statusUrl, `${baseUrl}/`).toString()

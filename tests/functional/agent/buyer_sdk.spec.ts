@@ -418,6 +418,24 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, reservedMicrostx: 0n })
   })
 
+  test('a failure of the service once the payment was taken keeps its price reserved, never says nothing was paid', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { buyer, signer } = await fakeService(cleanup, (_n, header) =>
+      header
+        ? [500, {}, JSON.stringify({ error: { code: 'internal_error', message: 'settle failed' } })]
+        : quote()
+    )
+
+    const error = await buyer.get('some-feed').catch((thrown) => thrown)
+
+    assert.instanceOf(error, RefusedError)
+    assert.containsSubset(error, { status: 500, serverCode: 'internal_error', nothingPaid: false })
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 5_000n, calls: 0 })
+    assert.deepEqual(signer.signed, [0n], 'signed once, not retried with another transfer')
+  })
+
   test('a source failure after the payment was checked releases the price and the nonce', async ({
     assert,
     cleanup,
