@@ -1,20 +1,6 @@
 import type { ApiClient } from '@japa/api-client'
+import { PRICES_EXAMPLE, PRICES_SCHEMA } from '#tests/support/feeds'
 import { newOwner, registerProvider } from '#tests/support/providers'
-
-export const PRICES_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  properties: { prices: { type: 'array', items: { $ref: '#/$defs/price' } } },
-  required: ['prices'],
-  $defs: {
-    price: {
-      type: 'object',
-      properties: { symbol: { type: 'string' }, usd: { type: 'number' } },
-      required: ['symbol', 'usd'],
-    },
-  },
-}
-export const PRICES_EXAMPLE = { prices: [{ symbol: 'BTC', usd: 97_000.5 }] }
 
 /**
  * A Partner Bridge provider (acme-data) with two live feeds: `btc-price`,

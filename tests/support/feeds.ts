@@ -34,3 +34,19 @@ export function createFeeds(
     })
   )
 }
+
+/** An output declaration: prices, each a symbol and a USD price (a `$ref` into its `$defs`), and its example. */
+export const PRICES_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { prices: { type: 'array', items: { $ref: '#/$defs/price' } } },
+  required: ['prices'],
+  $defs: {
+    price: {
+      type: 'object',
+      properties: { symbol: { type: 'string' }, usd: { type: 'number' } },
+      required: ['symbol', 'usd'],
+    },
+  },
+}
+export const PRICES_EXAMPLE = { prices: [{ symbol: 'BTC', usd: 97_000.5 }] }

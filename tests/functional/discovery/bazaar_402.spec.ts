@@ -4,7 +4,8 @@ import { validateDiscoveryExtension, type DiscoveryExtension } from '@x402/exten
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { paidFeedPath } from '#feeds/feed_paths'
 import { decodeHeader } from '#tests/support/paid_calls'
-import { PRICES_EXAMPLE, providerWithDeclaredFeed } from '#tests/support/discovery'
+import { PRICES_EXAMPLE } from '#tests/support/feeds'
+import { providerWithDeclaredFeed } from '#tests/support/discovery'
 
 /** The Bazaar extension of a 402, checked by @x402/extensions' own validator. */
 function bazaarOf(body: { extensions: Record<string, unknown> }, assert: any): DiscoveryExtension {

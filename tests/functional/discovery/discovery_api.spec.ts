@@ -13,7 +13,8 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { publicUrl } from '#core/public_url'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { paidFeedPath } from '#feeds/feed_paths'
-import { PRICES_EXAMPLE, providerWithDeclaredFeed } from '#tests/support/discovery'
+import { PRICES_EXAMPLE } from '#tests/support/feeds'
+import { providerWithDeclaredFeed } from '#tests/support/discovery'
 
 /** @x402/extensions' own client, against this test server's facilitator. */
 function bazaarClient() {

@@ -4,7 +4,8 @@ import { expectStatus } from '#tests/support/providers'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { feedDeclaration } from '#feeds/feed_declaration'
 import Feed from '#models/feed'
-import { PRICES_EXAMPLE, providerWithDeclaredFeed } from '#tests/support/discovery'
+import { PRICES_EXAMPLE } from '#tests/support/feeds'
+import { providerWithDeclaredFeed } from '#tests/support/discovery'
 
 test.group('GET /registry/provider-feeds', (group) => {
   group.each.setup(() => testUtils.db().withGlobalTransaction())

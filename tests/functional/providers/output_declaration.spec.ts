@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { OUTPUT_LIMITS } from '#feeds/output_schema'
-import { createFeed } from '#tests/support/feeds'
+import { createFeed, PRICES_EXAMPLE, PRICES_SCHEMA } from '#tests/support/feeds'
 import {
   createProviderRow,
   newOwner,
@@ -9,23 +9,6 @@ import {
   registerProvider,
   registration,
 } from '#tests/support/providers'
-
-const PRICES_SCHEMA = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  properties: {
-    prices: { type: 'array', items: { $ref: '#/$defs/price' } },
-  },
-  required: ['prices'],
-  $defs: {
-    price: {
-      type: 'object',
-      properties: { symbol: { type: 'string' }, usd: { type: 'number' } },
-      required: ['symbol', 'usd'],
-    },
-  },
-}
-const PRICES_EXAMPLE = { prices: [{ symbol: 'BTC', usd: 97_000.5 }] }
 
 /** Nested `levels` deep: {"a": {"a": … {}}}. */
 function nested(levels: number): Record<string, unknown> {
