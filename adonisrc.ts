@@ -34,6 +34,7 @@ export default defineConfig({
     () => import('#providers/chain_provider'),
     () => import('#providers/payments_provider'),
     () => import('#providers/withdrawals_provider'),
+    () => import('#providers/credit_provider'),
     () => import('#providers/feeds_provider'),
     () => import('#providers/provider_accounts_provider'),
     () => import('#providers/outbound_provider'),

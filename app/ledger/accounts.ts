@@ -17,12 +17,16 @@ export type AccountKind =
   | 'network_fees'
   /** A provider's revenue not yet withdrawn. */
   | 'provider_pending'
+  /** A wallet's prepaid credit: what the platform owes that wallet (docs/credit.md). */
+  | 'buyer_credit'
 
 export interface LedgerAccount {
   readonly name: string
   readonly kind: AccountKind
   /** The provider the account belongs to; null for the platform's own. */
   readonly providerId: string | null
+  /** The wallet a credit account belongs to; null for every other kind. */
+  readonly walletAddress: string | null
   /**
    * False for what the platform owes (credit accounts): their debits may never
    * exceed their credits, which the database checks when the transaction
@@ -32,7 +36,7 @@ export interface LedgerAccount {
 }
 
 function platformAccount(kind: AccountKind, name: string, mayGoNegative: boolean): LedgerAccount {
-  return { name, kind, providerId: null, mayGoNegative }
+  return { name, kind, providerId: null, walletAddress: null, mayGoNegative }
 }
 
 export const accounts = {
@@ -45,6 +49,14 @@ export const accounts = {
     name: `provider:${providerId}:pending`,
     kind: 'provider_pending',
     providerId,
+    walletAddress: null,
+    mayGoNegative: false,
+  }),
+  buyerCredit: (address: string): LedgerAccount => ({
+    name: `credit:${address}`,
+    kind: 'buyer_credit',
+    providerId: null,
+    walletAddress: address,
     mayGoNegative: false,
   }),
 }

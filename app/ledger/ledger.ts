@@ -31,6 +31,10 @@ export type PostingKind =
   | 'withdrawal_payout'
   /** … and its network fee, paid by the platform once mined. */
   | 'withdrawal_fee'
+  /** A confirmed credit top-up (reference: its txid): the wallet's credit grows. */
+  | 'credit_top_up'
+  /** A call paid from credit (reference: the credit call's id), split like a payment. */
+  | 'credit_call'
   /**
    * A provider's pending revenue credited outside the payment flow (reference:
    * the provider id); only the tests' fixtures post it.
@@ -220,26 +224,29 @@ export class Ledger {
 
   /**
    * The entries of a confirmed payment of `amount` (the amount actually
-   * transferred: a payment above the price is accepted, docs/api.md#get-feedsid-paid-x402-v2): the platform wallet receives it; a provider's feed
-   * splits it between the platform fee and the provider's pending revenue,
-   * a built-in feed (providerId null) is all platform revenue.
+   * transferred: a payment above the price is accepted, docs/api.md#get-feedsid-paid-x402-v2): the platform wallet receives it — or, for a call paid
+   * from credit, the buyer's credit account (`paidFrom`) gives it; a
+   * provider's feed splits it between the platform fee and the provider's
+   * pending revenue, a built-in feed (providerId null) is all platform revenue.
    */
   paymentEntries({
     amount,
     providerId,
+    paidFrom = accounts.platformWallet,
   }: {
     amount: Microstx
     providerId: string | null
+    paidFrom?: LedgerAccount
   }): LedgerEntry[] {
     const { fee, providerShare } = splitPayment(amount)
     if (providerId === null) {
       return [
-        { account: accounts.platformWallet, amount },
+        { account: paidFrom, amount },
         { account: accounts.platformRevenue, amount: -amount },
       ]
     }
     const entries: LedgerEntry[] = [
-      { account: accounts.platformWallet, amount },
+      { account: paidFrom, amount },
       { account: accounts.providerPending(providerId), amount: -providerShare },
     ]
     // Below 34 µSTX the floored fee is zero, and a zero entry is not an entry.
@@ -293,8 +300,8 @@ async function insert(
   try {
     inserted = await trx.rawQuery(
       `WITH opened AS (
-         INSERT INTO ledger_accounts (name, kind, provider_id, may_go_negative)
-         VALUES ${opened.map(() => `(?, ?, NULLIF(?, '')::uuid, ?)`).join(', ')}
+         INSERT INTO ledger_accounts (name, kind, provider_id, wallet_address, may_go_negative)
+         VALUES ${opened.map(() => `(?, ?, NULLIF(?, '')::uuid, NULLIF(?, ''), ?)`).join(', ')}
          ON CONFLICT (name) DO NOTHING
        ), posted AS (
          INSERT INTO ledger_transactions (kind, reference) VALUES (?, ?)
@@ -310,6 +317,7 @@ async function insert(
           account.name,
           account.kind,
           account.providerId ?? '',
+          account.walletAddress ?? '',
           account.mayGoNegative,
         ]),
         kind,

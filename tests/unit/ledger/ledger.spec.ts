@@ -186,7 +186,16 @@ test.group('Posting to the ledger', (group) => {
     const { id: providerId } = await createProviderRow()
     const forged: LedgerAccount[] = [
       // A name no kind has.
-      { name: 'platform:treasury', kind: 'platform_wallet', providerId: null, mayGoNegative: true },
+      {
+        name: 'platform:treasury',
+        kind: 'platform_wallet',
+        providerId: null,
+        walletAddress: null,
+        mayGoNegative: true,
+      },
+      // A wallet's credit declared free to go negative, or named after another wallet.
+      { ...accounts.buyerCredit('ST000000000000000000002AMW42H'), mayGoNegative: true },
+      { ...accounts.buyerCredit('ST000000000000000000002AMW42H'), walletAddress: 'ST1OTHER' },
       // A provider's revenue declared free to go negative.
       { ...accounts.providerPending(providerId), mayGoNegative: true },
       // Another kind's name.
@@ -231,6 +240,36 @@ test.group('Posting to the ledger', (group) => {
     assert.equal(await ledger.balanceOf(accounts.platformWallet), 5000n)
     assert.equal(await ledger.balanceOf(accounts.platformRevenue), -5000n)
     assert.equal(await ledger.balanceOf(accounts.platformFees), 0n)
+  })
+
+  test("a call paid from credit splits its price like a payment and never takes the wallet's credit below zero", async ({
+    assert,
+  }) => {
+    const { ledger } = await services()
+    const { id: providerId } = await createProviderRow()
+    const wallet = accounts.buyerCredit('ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG')
+    await post({
+      kind: 'credit_top_up',
+      reference: 'c0ffee',
+      entries: [
+        { account: accounts.platformWallet, amount: 15_000n },
+        { account: wallet, amount: -15_000n },
+      ],
+    })
+    const call = (reference: string) =>
+      post({
+        kind: 'credit_call',
+        reference,
+        entries: ledger.paymentEntries({ amount: 10_000n, providerId, paidFrom: wallet }),
+      })
+
+    await call('call-1')
+    await assert.rejects(() => call('call-2'), E_EXCEEDS_CREDITS)
+
+    assert.equal(await ledger.balanceOf(wallet), -5_000n)
+    assert.equal(await ledger.balanceOf(accounts.providerPending(providerId)), -9_700n)
+    assert.equal(await ledger.balanceOf(accounts.platformFees), -300n)
+    assert.equal(await ledger.balanceOf(accounts.platformWallet), 15_000n)
   })
 
   test('a payment too small to carry a fee credits the provider everything', async ({ assert }) => {
