@@ -14,7 +14,7 @@ import {
   UnreachableError,
 } from './errors.ts'
 import { discoverFeeds, type Feed, type FeedFilter } from './discovery.ts'
-import { Payer } from './payer.ts'
+import { Payer, type AccountNonces } from './payer.ts'
 import {
   NETWORK_IDS,
   type NetworkName,
@@ -116,7 +116,7 @@ export function createClient(options: ClientOptions) {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000
   const ledger = { spent: 0n, reserved: 0n, calls: 0 }
   const payer = new Payer(
-    () => readNextNonce(fetchImpl, stacksApiUrl, signer.address),
+    () => readNonces(fetchImpl, stacksApiUrl, signer.address),
     options.maxInFlight ?? 5
   )
 
@@ -390,26 +390,31 @@ function paymentIdentifier() {
   return `pay_${randomBytes(16).toString('hex')}`
 }
 
-async function readNextNonce(
+/** The account's nonces from the Stacks API (`/extended/v1/address/<address>/nonces`). */
+async function readNonces(
   fetchImpl: typeof globalThis.fetch,
   stacksApiUrl: string,
   address: string
-): Promise<bigint> {
+): Promise<AccountNonces> {
   const url = `${stacksApiUrl}/extended/v1/address/${address}/nonces`
   const response = await fetchImpl(url, { signal: AbortSignal.timeout(30_000) }).catch((error) => {
     throw new UnreachableError(url, error)
   })
   const body = parseJson(await response.text())
   const next = isObject(body) ? body.possible_next_nonce : undefined
-  if (
-    response.status !== 200 ||
-    typeof next !== 'number' ||
-    !Number.isSafeInteger(next) ||
-    next < 0
-  ) {
+  if (response.status !== 200 || !isObject(body) || !isNonce(next)) {
     throw new UnreachableError(url, new Error(`no possible_next_nonce (HTTP ${response.status})`))
   }
-  return BigInt(next)
+  const missing = Array.isArray(body.detected_missing_nonces) ? body.detected_missing_nonces : []
+  return {
+    next: BigInt(next),
+    lastExecuted: isNonce(body.last_executed_tx_nonce) ? BigInt(body.last_executed_tx_nonce) : null,
+    missing: missing.filter(isNonce).map(BigInt),
+  }
+}
+
+function isNonce(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 }
 
 /** A signer from a private key; the fee is the option's or the Stacks API's estimate. */
