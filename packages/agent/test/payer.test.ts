@@ -55,10 +55,7 @@ test('after an unknown outcome the account is read again once nothing is in flig
 test('a nonce freed before an unknown outcome is handed out again after the account is read again', async () => {
   // 0 refused before broadcast, 1 lost (never reached the chain), 2 broadcast: the chain holds 2
   // until 0 and 1 arrive, and its next nonce is 3.
-  const { payer } = payerFrom([
-    0n,
-    { next: 3n, lastExecuted: null, missing: [1n, 0n] },
-  ])
+  const { payer } = payerFrom([0n, { next: 3n, lastExecuted: null, missing: [1n, 0n] }])
   const [a, b, c] = await Promise.all([1, 2, 3].map(() => payer.inOrder(async (nonce) => nonce)))
   payer.done(a, 'unused')
   payer.done(b, 'unknown')
