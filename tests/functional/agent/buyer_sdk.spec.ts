@@ -625,16 +625,17 @@ test.group('The buyer SDK, a payment still settling', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, reservedMicrostx: 0n, calls: 1 })
   }).timeout(20_000)
 
+  /** The service takes the payment; none of its answers reaches the buyer. */
+  const blackHole: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init)
+    if (!new Headers(init?.headers).has('payment-signature')) return response
+    await response.text()
+    throw new TypeError('fetch failed')
+  }
+
   test('a payment whose answers were all lost stays reserved while pending, and is spent once mined', async ({
     assert,
   }) => {
-    const blackHole: typeof fetch = async (input, init) => {
-      const response = await fetch(input, init)
-      if (!new Headers(init?.headers).has('payment-signature')) return response
-      // The service takes the payment; none of its answers reaches the buyer.
-      await response.text()
-      throw new TypeError('fetch failed')
-    }
     const buyer = client({ fetch: blackHole })
 
     const error = await buyer.get('whale-alerts').catch((thrown) => thrown)
@@ -659,6 +660,27 @@ test.group('The buyer SDK, a payment still settling', (group) => {
       reservedMicrostx: 0n,
       remainingMicrostx: 995_000n,
       calls: 1,
+      unknown: [],
+    })
+  }).timeout(20_000)
+
+  test('a payment whose answers were all lost and that the chain dropped goes back to the budget', async ({
+    assert,
+  }) => {
+    stack.devnet.faults.transactionFaultNext('report_dropped', 1)
+    const buyer = client({ fetch: blackHole })
+
+    const error = await buyer.get('whale-alerts').catch((thrown) => thrown)
+    const lost = buyer.spent()
+    const settled = await buyer.settle()
+
+    assert.instanceOf(error, UnreachableError)
+    assert.deepEqual(lost.unknown, [{ txid: error.txid, priceMicrostx: 5_000n }])
+    assert.deepEqual(settled, {
+      spentMicrostx: 0n,
+      reservedMicrostx: 0n,
+      remainingMicrostx: 1_000_000n,
+      calls: 0,
       unknown: [],
     })
   }).timeout(20_000)
