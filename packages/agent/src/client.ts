@@ -9,12 +9,13 @@ import {
   AgentError,
   OverCapError,
   PaidWithoutDataError,
+  PayToNotAllowedError,
   PendingError,
   RefusedError,
   UnreachableError,
 } from './errors.ts'
 import { discoverFeeds, type Feed, type FeedFilter } from './discovery.ts'
-import { Payer } from './payer.ts'
+import { Payer, type AccountNonces } from './payer.ts'
 import {
   NETWORK_IDS,
   type NetworkName,
@@ -57,6 +58,11 @@ export interface ClientOptions {
   maxPendingMs?: number
   /** Longest wait honoured from a Retry-After (default 10 s). */
   maxRetryAfterMs?: number
+  /**
+   * The only addresses this client pays (a 402 naming another `payTo` is refused before signing).
+   * Default: any, since the client pays whichever x402 v2 Stacks server the caller points it at.
+   */
+  allowedPayTo?: string[]
 }
 
 export interface Purchase<T = unknown> {
@@ -70,9 +76,18 @@ export interface Purchase<T = unknown> {
 
 export interface Spending {
   spentMicrostx: bigint
+  /** Calls in flight and the `unknown` payments. */
   reservedMicrostx: bigint
   remainingMicrostx: bigint
   calls: number
+  /** Payments sent whose outcome is unknown: reserved until `settle()` finds them on the chain. */
+  unknown: UnknownPayment[]
+}
+
+export interface UnknownPayment {
+  /** `0x…` */
+  txid: string
+  priceMicrostx: bigint
 }
 
 const DEFAULT_STACKS_API: Record<NetworkName, string> = {
@@ -114,9 +129,16 @@ export function createClient(options: ClientOptions) {
   const requestTimeoutMs = options.requestTimeoutMs ?? 60_000
   const maxPendingMs = options.maxPendingMs ?? 120_000
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000
-  const ledger = { spent: 0n, reserved: 0n, calls: 0 }
+  const allowedPayTo = options.allowedPayTo && new Set(options.allowedPayTo)
+  const ledger = {
+    spent: 0n,
+    reserved: 0n,
+    calls: 0,
+    unknown: new Map<string, { priceMicrostx: bigint; nonce: bigint }>(),
+  }
+  let settling: Promise<void> | null = null
   const payer = new Payer(
-    () => readNextNonce(fetchImpl, stacksApiUrl, signer.address),
+    () => readNonces(fetchImpl, stacksApiUrl, signer.address),
     options.maxInFlight ?? 5
   )
 
@@ -138,11 +160,54 @@ export function createClient(options: ClientOptions) {
     return Math.min(ms, maxRetryAfterMs)
   }
 
+  function left() {
+    return budget - ledger.spent - ledger.reserved
+  }
+
   function reserve(price: bigint) {
     if (price > perCallCap) throw new OverCapError('per_call', price, perCallCap)
-    const left = budget - ledger.spent - ledger.reserved
-    if (price > left) throw new OverCapError('budget', price, left)
+    if (price > left()) throw new OverCapError('budget', price, left())
     ledger.reserved += price
+  }
+
+  function spent(): Spending {
+    return {
+      spentMicrostx: ledger.spent,
+      reservedMicrostx: ledger.reserved,
+      remainingMicrostx: left(),
+      calls: ledger.calls,
+      unknown: [...ledger.unknown].map(([txid, { priceMicrostx }]) => ({ txid, priceMicrostx })),
+    }
+  }
+
+  /** Looks each unknown payment up once; concurrent callers share one look-up. */
+  async function settle(): Promise<Spending> {
+    settling ??= settleUnknown().finally(() => {
+      settling = null
+    })
+    await settling
+    return spent()
+  }
+
+  async function settleUnknown() {
+    const payments = [...ledger.unknown]
+    const statuses = await Promise.all(
+      payments.map(([txid]) => readTransferStatus(fetchImpl, stacksApiUrl, txid))
+    )
+    // A transfer the chain never saw can no longer be mined once its nonce was executed.
+    const lastExecuted = statuses.includes('not_found')
+      ? await readNonces(fetchImpl, stacksApiUrl, signer.address).then(
+          (nonces) => nonces.lastExecuted,
+          () => null
+        )
+      : null
+    for (const [index, [txid, { priceMicrostx, nonce }]] of payments.entries()) {
+      const status = statuses[index]
+      const gone = status === 'not_found' && lastExecuted !== null && lastExecuted >= nonce
+      if (status !== 'success' && status !== 'failed' && !gone) continue
+      ledger.unknown.delete(txid)
+      account(priceMicrostx, status === 'success' ? 'paid' : 'released')
+    }
   }
 
   /** The reserved price moves to spent (`paid`), back to the budget (`released`) or stays reserved. */
@@ -169,13 +234,19 @@ export function createClient(options: ClientOptions) {
     if (quote.response.status !== 402) throw refusal(quote.response.status, quote.text, true)
     const required = readPaymentRequired(quote.text, quote.response.headers.get('payment-required'))
     const accepted = chooseRequirement(required, networkId)
+    if (allowedPayTo && !allowedPayTo.has(accepted.payTo)) {
+      throw new PayToNotAllowedError(accepted.payTo)
+    }
     const price = BigInt(accepted.amount)
+    // Over the budget with payments of unknown outcome: what the chain says of them may free it.
+    if (price <= perCallCap && price > left() && ledger.unknown.size > 0) await settle()
     reserve(price)
 
     let release: (() => void) | undefined
     let nonceOutcome: 'used' | 'unused' | 'unknown' = 'unused'
     let moneyOutcome: 'paid' | 'released' | 'unknown' = 'released'
     let nonce: bigint | undefined
+    let txid: string | undefined
     try {
       release = await payer.slot()
       const signed = await payer.inOrder(async (allocated) => {
@@ -184,15 +255,15 @@ export function createClient(options: ClientOptions) {
           amount: price,
           nonce: allocated,
         })
-        const txid = `0x${deserializeTransaction(hex).txid()}`
         const header = paymentSignature(required, accepted, hex, paymentIdentifier())
         const headers = { ...agentHeaders, 'payment-signature': header }
         // Sent before the next nonce is handed out: the service takes nonces in order.
         const first = settled(request(url, headers))
-        return { nonce: allocated, txid, headers, first }
+        return { nonce: allocated, txid: `0x${deserializeTransaction(hex).txid()}`, headers, first }
       })
       nonce = signed.nonce
-      const { txid, headers } = signed
+      txid = signed.txid
+      const { headers } = signed
       let attempt: Promise<Settled<Awaited<ReturnType<typeof request>>>> = signed.first
       let lost = 0
       let busy = 0
@@ -278,6 +349,14 @@ export function createClient(options: ClientOptions) {
     } finally {
       if (nonce !== undefined) payer.done(nonce, nonceOutcome)
       account(price, nonce === undefined ? 'released' : moneyOutcome)
+      if (nonce !== undefined && txid !== undefined && moneyOutcome === 'unknown') {
+        ledger.unknown.set(txid, { priceMicrostx: price, nonce })
+      } else if (txid !== undefined && moneyOutcome === 'paid' && ledger.unknown.has(txid)) {
+        // Signed again at the same nonce, the transfer whose outcome was unknown is byte for byte
+        // the one just paid: count it once.
+        account(ledger.unknown.get(txid)!.priceMicrostx, 'released')
+        ledger.unknown.delete(txid)
+      }
       release?.()
     }
   }
@@ -320,15 +399,25 @@ export function createClient(options: ClientOptions) {
       })
     },
     get,
-    spent(): Spending {
-      return {
-        spentMicrostx: ledger.spent,
-        reservedMicrostx: ledger.reserved,
-        remainingMicrostx: budget - ledger.spent - ledger.reserved,
-        calls: ledger.calls,
-      }
-    },
+    /** What this client spent, has reserved and has left; `unknown` lists the payments of unknown outcome. */
+    spent,
+    /**
+     * Looks each unknown payment up on the Stacks API: mined with success → spent; aborted,
+     * dropped, or never seen while a later transfer took its nonce → back to the budget; still
+     * pending (or the API unreachable) → stays reserved. `get()` does it by itself when the
+     * budget would otherwise refuse a call.
+     */
+    settle,
   }
+}
+
+/** `allowedPayTo` from `TOLLBOOTH_PAY_TO`, comma-separated addresses (unset or blank: any). */
+export function allowedPayToFromEnv(env: Record<string, string | undefined>) {
+  const addresses = (env.TOLLBOOTH_PAY_TO ?? '')
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean)
+  return addresses.length > 0 ? addresses : undefined
 }
 
 /** A built-in id (`whale-alerts`), a provider's `handle/slug`, or an absolute URL. */
@@ -390,26 +479,53 @@ function paymentIdentifier() {
   return `pay_${randomBytes(16).toString('hex')}`
 }
 
-async function readNextNonce(
+/**
+ * A transfer's outcome on the Stacks API (`/extended/v1/tx/<txid>`): `success`, `failed`
+ * (aborted or dropped: it moved nothing), `pending`, `not_found`, or null when unknown.
+ */
+async function readTransferStatus(
+  fetchImpl: typeof globalThis.fetch,
+  stacksApiUrl: string,
+  txid: string
+): Promise<'success' | 'failed' | 'pending' | 'not_found' | null> {
+  const answer = await settled(
+    fetchImpl(`${stacksApiUrl}/extended/v1/tx/${txid}`, { signal: AbortSignal.timeout(30_000) })
+  )
+  if (!answer.ok) return null
+  const { status } = answer.value
+  const body = parseJson(await answer.value.text().catch(() => ''))
+  if (status === 404) return 'not_found'
+  const txStatus = status === 200 && isObject(body) ? body.tx_status : undefined
+  if (txStatus === 'success' || txStatus === 'pending') return txStatus
+  if (typeof txStatus === 'string' && /^(abort_|dropped_)/.test(txStatus)) return 'failed'
+  return null
+}
+
+/** The account's nonces from the Stacks API (`/extended/v1/address/<address>/nonces`). */
+async function readNonces(
   fetchImpl: typeof globalThis.fetch,
   stacksApiUrl: string,
   address: string
-): Promise<bigint> {
+): Promise<AccountNonces> {
   const url = `${stacksApiUrl}/extended/v1/address/${address}/nonces`
   const response = await fetchImpl(url, { signal: AbortSignal.timeout(30_000) }).catch((error) => {
     throw new UnreachableError(url, error)
   })
   const body = parseJson(await response.text())
   const next = isObject(body) ? body.possible_next_nonce : undefined
-  if (
-    response.status !== 200 ||
-    typeof next !== 'number' ||
-    !Number.isSafeInteger(next) ||
-    next < 0
-  ) {
+  if (response.status !== 200 || !isObject(body) || !isNonce(next)) {
     throw new UnreachableError(url, new Error(`no possible_next_nonce (HTTP ${response.status})`))
   }
-  return BigInt(next)
+  const missing = Array.isArray(body.detected_missing_nonces) ? body.detected_missing_nonces : []
+  return {
+    next: BigInt(next),
+    lastExecuted: isNonce(body.last_executed_tx_nonce) ? BigInt(body.last_executed_tx_nonce) : null,
+    missing: missing.filter(isNonce).map(BigInt),
+  }
+}
+
+function isNonce(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 }
 
 /** A signer from a private key; the fee is the option's or the Stacks API's estimate. */

@@ -41,6 +41,15 @@ export class NetworkMismatchError extends AgentError {
   }
 }
 
+/** The 402 asks to pay an address not in the client's `allowedPayTo`. Nothing was signed. */
+export class PayToNotAllowedError extends AgentError {
+  readonly payTo: string
+  constructor(payTo: string) {
+    super('pay_to_not_allowed', `the server asks to pay ${payTo}, which is not in allowedPayTo`)
+    this.payTo = payTo
+  }
+}
+
 /** The 402 is not an x402 v2 payment requirement this client can pay. Nothing was signed. */
 export class MalformedPaymentRequiredError extends AgentError {
   constructor(reason: string) {

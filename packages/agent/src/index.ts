@@ -6,6 +6,7 @@ export {
   type Purchase,
   type Signer,
   type Spending,
+  type UnknownPayment,
 } from './client.ts'
 export type { Feed, FeedFilter } from './discovery.ts'
 export {
@@ -14,6 +15,7 @@ export {
   NetworkMismatchError,
   OverCapError,
   PaidWithoutDataError,
+  PayToNotAllowedError,
   PendingError,
   RefusedError,
   UnreachableError,

@@ -1,3 +1,13 @@
+/** What the Stacks API tells of an account's nonces. */
+export interface AccountNonces {
+  /** The nonce after the highest the chain has seen, executed or in its mempool. */
+  next: bigint
+  /** The highest nonce the chain executed (null: none yet). */
+  lastExecuted: bigint | null
+  /** Nonces below `next` the chain still waits for: gaps that hold its mempool's later transfers. */
+  missing: bigint[]
+}
+
 /**
  * One paying account's nonces and in-flight calls. The server takes at most
  * `slots` payments of one payer in flight and a nonce no further ahead of the
@@ -17,11 +27,11 @@ export class Payer {
   #stale = false
   #ordered: Promise<unknown> = Promise.resolve()
 
-  readonly #readNextNonce: () => Promise<bigint>
+  readonly #readNonces: () => Promise<AccountNonces>
   readonly #slots: number
 
-  constructor(readNextNonce: () => Promise<bigint>, slots: number) {
-    this.#readNextNonce = readNextNonce
+  constructor(readNonces: () => Promise<AccountNonces>, slots: number) {
+    this.#readNonces = readNonces
     this.#slots = slots
   }
 
@@ -71,7 +81,7 @@ export class Payer {
     if (outcome === 'unknown') this.#stale = true
     if (outcome !== 'unused') return
     this.#free.push(nonce)
-    this.#free.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    this.#free.sort(ascending)
     // Free nonces at the top of the range are simply not handed out yet.
     while (this.#next !== null && this.#free.at(-1) === this.#next - 1n) {
       this.#free.pop()
@@ -81,12 +91,22 @@ export class Payer {
 
   async #allocate(): Promise<bigint> {
     if (this.#next === null || (this.#stale && this.#held.size === 0)) {
-      this.#next = await this.#readNextNonce()
-      this.#free = []
+      const account = await this.#readNonces()
+      // A gap below the account's next nonce holds every later transfer: hand out the nonces the
+      // chain reports missing and those freed here (never broadcast) that it has not seen yet.
+      const gaps = new Set([...account.missing, ...this.#free])
+      this.#next = account.next
+      this.#free = [...gaps]
+        .filter((nonce) => nonce < account.next && nonce > (account.lastExecuted ?? -1n))
+        .sort(ascending)
       this.#stale = false
     }
     const nonce = this.#free.shift() ?? this.#next++
     this.#held.add(nonce)
     return nonce
   }
+}
+
+function ascending(a: bigint, b: bigint) {
+  return a < b ? -1 : a > b ? 1 : 0
 }

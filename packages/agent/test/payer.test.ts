@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { Payer } from '../src/payer.ts'
+import { Payer, type AccountNonces } from '../src/payer.ts'
 
-function payerFrom(next: bigint[], slots = 5) {
-  const reads = [...next]
+/** A Payer whose reads of the account answer `reads` in turn: a next nonce, or the whole answer. */
+function payerFrom(next: (bigint | AccountNonces)[], slots = 5) {
+  const reads = next.map((read) =>
+    typeof read === 'bigint' ? { next: read, lastExecuted: null, missing: [] } : read
+  )
   const payer = new Payer(async () => reads.shift()!, slots)
   return { payer, readsLeft: () => reads.length }
 }
@@ -47,6 +50,34 @@ test('after an unknown outcome the account is read again once nothing is in flig
   payer.done(second, 'used')
   payer.done(2n, 'used')
   assert.equal(await payer.inOrder(async (nonce) => nonce), 10n)
+})
+
+test('a nonce freed before an unknown outcome is handed out again after the account is read again', async () => {
+  // 0 refused before broadcast, 1 lost (never reached the chain), 2 broadcast: the chain holds 2
+  // until 0 and 1 arrive, and its next nonce is 3.
+  const { payer } = payerFrom([0n, { next: 3n, lastExecuted: null, missing: [1n, 0n] }])
+  const [a, b, c] = await Promise.all([1, 2, 3].map(() => payer.inOrder(async (nonce) => nonce)))
+  payer.done(a, 'unused')
+  payer.done(b, 'unknown')
+  payer.done(c, 'used')
+
+  const next = [0, 1, 2].map(() => payer.inOrder(async (nonce) => nonce))
+
+  assert.deepEqual(await Promise.all(next), [0n, 1n, 3n])
+})
+
+test('a freed nonce the chain has not reported missing yet is still handed out, one it executed is not', async () => {
+  const { payer } = payerFrom([0n, { next: 4n, lastExecuted: 0n, missing: [] }])
+  const nonces = await Promise.all([1, 2, 3, 4].map(() => payer.inOrder(async (nonce) => nonce)))
+  // 0 and 1 never broadcast (0 was used since by another wallet of the key), 2 unknown, 3 used.
+  payer.done(nonces[0], 'unused')
+  payer.done(nonces[1], 'unused')
+  payer.done(nonces[2], 'unknown')
+  payer.done(nonces[3], 'used')
+
+  const next = [0, 1].map(() => payer.inOrder(async (nonce) => nonce))
+
+  assert.deepEqual(await Promise.all(next), [1n, 4n])
 })
 
 test('at most `slots` calls hold a slot at once', async () => {

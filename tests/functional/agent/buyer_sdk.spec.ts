@@ -7,14 +7,16 @@ import {
   NetworkMismatchError,
   OverCapError,
   PaidWithoutDataError,
+  PayToNotAllowedError,
   PendingError,
   RefusedError,
+  UnreachableError,
   createClient,
   type ClientOptions,
   type Signer,
 } from '#agent'
 import env from '#start/env'
-import { FEE, SENDER, transfer } from '#tests/support/devnet'
+import { FEE, RECIPIENT, SENDER, broadcast, transfer } from '#tests/support/devnet'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { usePaidCallStack } from '#tests/support/paid_calls'
 
@@ -92,6 +94,7 @@ test.group('The buyer SDK', (group) => {
       reservedMicrostx: 0n,
       remainingMicrostx: 990_000n,
       calls: 2,
+      unknown: [],
     })
   }).timeout(20_000)
 
@@ -135,6 +138,7 @@ test.group('The buyer SDK', (group) => {
       reservedMicrostx: 0n,
       remainingMicrostx: 1_000_000n,
       calls: 0,
+      unknown: [],
     })
   })
 
@@ -157,6 +161,7 @@ test.group('The buyer SDK', (group) => {
       reservedMicrostx: 0n,
       remainingMicrostx: 2_000n,
       calls: 1,
+      unknown: [],
     })
   }).timeout(20_000)
 
@@ -227,6 +232,7 @@ test.group('The buyer SDK', (group) => {
       reservedMicrostx: 0n,
       remainingMicrostx: 0n,
       calls: 20,
+      unknown: [],
     })
   }).timeout(60_000)
 
@@ -299,6 +305,31 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 0n })
   })
 
+  test('a 402 naming a payTo outside allowedPayTo is refused before signing', async ({
+    assert,
+  }) => {
+    const signer = countingSigner()
+    const buyer = client({ signer, privateKey: undefined, allowedPayTo: [RECIPIENT] })
+
+    const error = await buyer.get('whale-alerts').catch((thrown) => thrown)
+
+    assert.instanceOf(error, PayToNotAllowedError)
+    assert.containsSubset(error, { code: 'pay_to_not_allowed', payTo: stack.payTo })
+    assert.include(error.message, stack.payTo)
+    assert.deepEqual(signer.signed, [])
+    assert.equal(await broadcastCount(), 0)
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 0n })
+  })
+
+  test('a 402 naming an allowed payTo is paid', async ({ assert }) => {
+    const buyer = client({ allowedPayTo: [RECIPIENT, stack.payTo] })
+
+    const bought = await buyer.get('whale-alerts')
+
+    assert.isObject(bought.data)
+    assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, calls: 1 })
+  }).timeout(20_000)
+
   const REQUIREMENT = () => ({
     scheme: 'exact',
     network: 'stacks:2147483648',
@@ -318,7 +349,8 @@ test.group('The buyer SDK', (group) => {
       n: number,
       paymentSignature: string | undefined,
       url: URL
-    ) => [number, Record<string, string>, string]
+    ) => [number, Record<string, string>, string],
+    overrides: Partial<ClientOptions> = {}
   ) {
     const paymentSignatures: string[] = []
     let requests = 0
@@ -340,6 +372,7 @@ test.group('The buyer SDK', (group) => {
       signer,
       privateKey: undefined,
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      ...overrides,
     })
     return { buyer, signer, paymentSignatures }
   }
@@ -436,6 +469,87 @@ test.group('The buyer SDK', (group) => {
     assert.deepEqual(signer.signed, [0n], 'signed once, not retried with another transfer')
   })
 
+  const internalError = () =>
+    [500, {}, JSON.stringify({ error: { code: 'internal_error', message: 'settle failed' } })] as [
+      number,
+      Record<string, string>,
+      string,
+    ]
+
+  test('a payment of unknown outcome the chain never took is released once its nonce is used: the budget comes back', async ({
+    assert,
+    cleanup,
+  }) => {
+    // The first payment (5000 µSTX) fails inside the service, never broadcast; later calls cost
+    // 4000 and are paid.
+    const { buyer, signer, paymentSignatures } = await fakeService(
+      cleanup,
+      (n, header) => {
+        if (n === 0) return quote()
+        if (n === 1) return internalError()
+        if (!header)
+          return [
+            402,
+            {},
+            JSON.stringify({ x402Version: 2, accepts: [{ ...REQUIREMENT(), amount: '4000' }] }),
+          ]
+        return paid({ data: { ok: true }, price: 4000 })
+      },
+      { budgetMicrostx: 9_000n }
+    )
+
+    const lost = await buyer.get('some-feed').catch((thrown) => thrown)
+    const afterUnknown = buyer.spent()
+    await buyer.get('some-feed')
+    // The service broadcasts the second payment, which takes the same nonce.
+    const second = JSON.parse(Buffer.from(paymentSignatures[1], 'base64').toString('utf8'))
+    const mined = await broadcast(stack.devnet, Buffer.from(second.payload.transaction, 'hex'))
+    const third = await buyer.get('some-feed')
+
+    assert.instanceOf(lost, RefusedError)
+    assert.equal(mined.status, 200)
+    assert.deepEqual(signer.signed, [0n, 0n, 1n])
+    assert.deepEqual(third.data, { ok: true })
+    assert.deepEqual(
+      afterUnknown.unknown.map((payment) => payment.priceMicrostx),
+      [5_000n]
+    )
+    assert.containsSubset(afterUnknown, { reservedMicrostx: 5_000n, remainingMicrostx: 4_000n })
+    assert.deepEqual(buyer.spent(), {
+      spentMicrostx: 8_000n,
+      reservedMicrostx: 0n,
+      remainingMicrostx: 1_000n,
+      calls: 2,
+      unknown: [],
+    })
+  }).timeout(20_000)
+
+  test('a payment of unknown outcome signed again as the same transfer is counted once', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { buyer, signer } = await fakeService(cleanup, (n, header) => {
+      if (!header) return quote()
+      return n === 1 ? internalError() : paid({ data: { ok: true }, price: 5000 })
+    })
+
+    const lost = await buyer.get('some-feed').catch((thrown) => thrown)
+    const bought = await buyer.get('some-feed')
+
+    // Same nonce, recipient, amount and fee: the very transfer whose outcome was unknown.
+    assert.deepEqual(signer.signed, [0n, 0n])
+    assert.deepEqual(buyer.spent().unknown, [])
+    assert.deepEqual(buyer.spent(), {
+      spentMicrostx: 5_000n,
+      reservedMicrostx: 0n,
+      remainingMicrostx: 995_000n,
+      calls: 1,
+      unknown: [],
+    })
+    assert.instanceOf(lost, RefusedError)
+    assert.isObject(bought.data)
+  })
+
   test('a source failure after the payment was checked releases the price and the nonce', async ({
     assert,
     cleanup,
@@ -509,6 +623,66 @@ test.group('The buyer SDK, a payment still settling', (group) => {
     assert.isObject(bought.data)
     assert.deepEqual(polls, [202, 200])
     assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, reservedMicrostx: 0n, calls: 1 })
+  }).timeout(20_000)
+
+  /** The service takes the payment; none of its answers reaches the buyer. */
+  const blackHole: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init)
+    if (!new Headers(init?.headers).has('payment-signature')) return response
+    await response.text()
+    throw new TypeError('fetch failed')
+  }
+
+  test('a payment whose answers were all lost stays reserved while pending, and is spent once mined', async ({
+    assert,
+  }) => {
+    const buyer = client({ fetch: blackHole })
+
+    const error = await buyer.get('whale-alerts').catch((thrown) => thrown)
+    const lost = buyer.spent()
+    const whilePending = await buyer.settle()
+    await stack.devnet.mine()
+    const afterMined = await buyer.settle()
+
+    assert.instanceOf(error, UnreachableError)
+    assert.match(error.txid, /^0x[0-9a-f]{64}$/)
+    const unknown = [{ txid: error.txid, priceMicrostx: 5_000n }]
+    assert.deepEqual(lost, {
+      spentMicrostx: 0n,
+      reservedMicrostx: 5_000n,
+      remainingMicrostx: 995_000n,
+      calls: 0,
+      unknown,
+    })
+    assert.deepEqual(whilePending, lost)
+    assert.deepEqual(afterMined, {
+      spentMicrostx: 5_000n,
+      reservedMicrostx: 0n,
+      remainingMicrostx: 995_000n,
+      calls: 1,
+      unknown: [],
+    })
+  }).timeout(20_000)
+
+  test('a payment whose answers were all lost and that the chain dropped goes back to the budget', async ({
+    assert,
+  }) => {
+    stack.devnet.faults.transactionFaultNext('report_dropped', 1)
+    const buyer = client({ fetch: blackHole })
+
+    const error = await buyer.get('whale-alerts').catch((thrown) => thrown)
+    const lost = buyer.spent()
+    const settled = await buyer.settle()
+
+    assert.instanceOf(error, UnreachableError)
+    assert.deepEqual(lost.unknown, [{ txid: error.txid, priceMicrostx: 5_000n }])
+    assert.deepEqual(settled, {
+      spentMicrostx: 0n,
+      reservedMicrostx: 0n,
+      remainingMicrostx: 1_000_000n,
+      calls: 0,
+      unknown: [],
+    })
   }).timeout(20_000)
 
   test('still settling after the wait: PendingError with the txid and receipt', async ({

@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { networkFrom } from '@stacks/network'
 import { getAddressFromPrivateKey } from '@stacks/transactions'
-import { createClient, type Client, type ClientOptions } from '../client.ts'
+import { allowedPayToFromEnv, createClient, type Client, type ClientOptions } from '../client.ts'
 import {
   AgentError,
   OverCapError,
@@ -168,6 +168,7 @@ function client(
     baseUrl,
     network,
     stacksApiUrl,
+    allowedPayTo: allowedPayToFromEnv(io.env),
     ...caps,
     // Listing feeds signs nothing: a signer that cannot sign stands in for a missing key.
     ...(privateKey || signer ? { privateKey } : { signer: noSigner }),

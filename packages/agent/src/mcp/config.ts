@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import type { ClientOptions } from '../client.ts'
+import { allowedPayToFromEnv, type ClientOptions } from '../client.ts'
 import { AgentError } from '../errors.ts'
 import { NETWORK_IDS, type NetworkName } from '../x402.ts'
 import { parseStx } from './stx.ts'
@@ -41,6 +41,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     budgetMicrostx: parseStx(required(env, 'TOLLBOOTH_BUDGET'), 'TOLLBOOTH_BUDGET'),
     stacksApiUrl: env.TOLLBOOTH_STACKS_API || undefined,
     agentName: env.TOLLBOOTH_AGENT_NAME || undefined,
+    allowedPayTo: allowedPayToFromEnv(env),
   }
   if (!values.http) return { client, http: null }
 
