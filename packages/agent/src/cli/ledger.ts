@@ -2,17 +2,24 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
-/** One paid call of the CLI, as its ledger file keeps it. */
+/** One call of the CLI whose payment may have moved money, as its ledger file keeps it. */
 export interface LedgerEntry {
   at: string
   network: string
   baseUrl: string
   feed: string
   payer: string
-  txid: string
+  /** `null` when the SDK's error does not name the transfer it sent. */
+  txid: string | null
   priceMicrostx: string
-  /** `pending`: taken by the service, still settling when the CLI stopped (collect it with the receipt). */
-  status: 'paid' | 'pending'
+  /**
+   * `paid`: the service took the payment; `pending`: taken, still settling when the CLI stopped
+   * (collect it with the receipt); `unknown`: sent, and whether it moved the money is not known
+   * (the service became unreachable or failed after it).
+   */
+  status: 'paid' | 'pending' | 'unknown'
+  /** The error code the call ended with when it ended without data (paid_without_data, refused, unreachable). */
+  error?: string
 }
 
 /**

@@ -5,14 +5,13 @@ import { allowedPayToFromEnv, createClient, type Client, type ClientOptions } fr
 import {
   AgentError,
   OverCapError,
-  PaidWithoutDataError,
   PendingError,
   RefusedError,
   UnreachableError,
 } from '../errors.ts'
 import type { Feed } from '../discovery.ts'
-import { NETWORK_IDS, type NetworkName } from '../x402.ts'
-import { entries, record, stateDir, total } from './ledger.ts'
+import { NETWORK_IDS, type NetworkName, isObject, parseJson } from '../x402.ts'
+import { entries, record, stateDir, total, type LedgerEntry } from './ledger.ts'
 import { formatStx, parseStx } from './stx.ts'
 
 /** The exit code of each kind of failure (the README's table). */
@@ -53,10 +52,20 @@ export interface CliIo {
 /** Why the CLI stops: the message for stderr and the exit code. */
 class CliStop extends Error {
   readonly exitCode: number
-  constructor(exitCode: number, message: string) {
+  /** The whole stderr text (a JSON line under --json), not prefixed with `tollbooth:`. */
+  readonly verbatim: boolean
+  constructor(exitCode: number, message: string, verbatim = false) {
     super(message)
     this.exitCode = exitCode
+    this.verbatim = verbatim
   }
+}
+
+/** The service's `{error: {code, message, fields?}}` of a refusal. */
+interface ServiceError {
+  code: string
+  message: string
+  fields?: { field?: unknown; message?: unknown }[]
 }
 
 const USAGE = `usage: tollbooth <command> [options]
@@ -101,7 +110,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok
   } catch (error) {
     const stop = toStop(error, io)
-    io.stderr(`tollbooth: ${stop.message}\n`)
+    io.stderr(stop.verbatim ? `${stop.message}\n` : `tollbooth: ${stop.message}\n`)
     return stop.exitCode
   }
 }
@@ -157,13 +166,16 @@ function client(
   io: CliIo,
   caps: Pick<ClientOptions, 'maxPerCallMicrostx' | 'budgetMicrostx' | 'agentName' | 'maxPendingMs'>,
   needsKey: boolean
-): { buyer: Client; payer: string } {
+): { buyer: Client; payer: string; lastRefusal: () => ServiceError | undefined } {
   const { baseUrl, network, stacksApiUrl } = settings(io.env)
   const privateKey = io.env[KEY_VARIABLE]
   const signer = io.clientOptions?.signer
   if (needsKey && !privateKey && !signer) {
     throw new CliStop(EXIT.usage, `set ${KEY_VARIABLE} to the private key that pays`)
   }
+  // A RefusedError keeps the service's code and message, not its `fields`: the answer is read here.
+  let refusal: ServiceError | undefined
+  const fetchImpl = io.clientOptions?.fetch ?? globalThis.fetch
   const buyer = createClient({
     baseUrl,
     network,
@@ -173,11 +185,24 @@ function client(
     // Listing feeds signs nothing: a signer that cannot sign stands in for a missing key.
     ...(privateKey || signer ? { privateKey } : { signer: noSigner }),
     ...io.clientOptions,
+    fetch: async (input, init) => {
+      const response = await fetchImpl(input, init)
+      if (response.status >= 400) refusal = serviceError(await response.clone().text())
+      return response
+    },
   })
   const payer =
     signer?.address ??
     (privateKey ? getAddressFromPrivateKey(privateKey, networkFrom(network)) : '')
-  return { buyer, payer }
+  return { buyer, payer, lastRefusal: () => refusal }
+}
+
+function serviceError(text: string): ServiceError | undefined {
+  const error = (parseJson(text) as { error?: unknown } | null)?.error
+  if (!isObject(error) || typeof error.code !== 'string' || typeof error.message !== 'string') {
+    return undefined
+  }
+  return error as unknown as ServiceError
 }
 
 const noSigner = {
@@ -258,15 +283,16 @@ async function get(args: string[], io: CliIo) {
   }
   const dir = stateDir(io.env)
   const { baseUrl, network } = settings(io.env)
-  // --budget caps what this CLI has spent on this network (its ledger), this call included.
+  // --budget caps what this CLI has spent on this network (its ledger, payments of unknown
+  // outcome included), this call included.
   let budget = maxPerCall
   if (values.budget !== undefined) {
     const recorded = await entries(dir)
-    const paid = recorded.filter((entry) => entry.network === network)
-    const left = stx('budget', values.budget) - total(paid)
+    const here = recorded.filter((entry) => entry.network === network)
+    const left = stx('budget', values.budget) - total(here)
     budget = left > 0n ? left : 0n
   }
-  const { buyer, payer } = client(
+  const { buyer, payer, lastRefusal } = client(
     io,
     {
       maxPerCallMicrostx: maxPerCall,
@@ -276,7 +302,12 @@ async function get(args: string[], io: CliIo) {
     },
     true
   )
-  const entry = (txid: string, price: bigint, status: 'paid' | 'pending') => ({
+  const entry = (
+    txid: string | null,
+    price: bigint,
+    status: LedgerEntry['status'],
+    error?: string
+  ): LedgerEntry => ({
     at: new Date().toISOString(),
     network,
     baseUrl,
@@ -285,6 +316,7 @@ async function get(args: string[], io: CliIo) {
     txid,
     priceMicrostx: price.toString(),
     status,
+    ...(error ? { error } : {}),
   })
   try {
     const purchase = await buyer.get(feed, params)
@@ -298,33 +330,86 @@ async function get(args: string[], io: CliIo) {
         : `${JSON.stringify(purchase.data, null, 2)}\n`
     )
   } catch (error) {
-    // The service took these payments: they count as spent.
-    if (error instanceof PendingError || error instanceof PaidWithoutDataError) {
-      const price = buyer.spent().spentMicrostx
+    // This client made one call: what it counts as spent (the service took the payment) or
+    // still reserved (sent, outcome unknown) is that call's price; released means nothing moved.
+    const { spentMicrostx, reservedMicrostx } = buyer.spent()
+    if (spentMicrostx + reservedMicrostx > 0n) {
+      const status =
+        error instanceof PendingError ? 'pending' : spentMicrostx > 0n ? 'paid' : 'unknown'
+      const txid =
+        error instanceof AgentError && 'txid' in error && typeof error.txid === 'string'
+          ? error.txid
+          : null
+      const code = error instanceof AgentError ? error.code : 'failed'
       await record(
         dir,
-        entry(error.txid, price, error instanceof PendingError ? 'pending' : 'paid')
+        entry(
+          txid,
+          spentMicrostx + reservedMicrostx,
+          status,
+          status === 'pending' ? undefined : code
+        )
       )
+    }
+    const refusal = lastRefusal()
+    if (error instanceof RefusedError && refusal?.code === error.serverCode) {
+      throw refusedStop(error, refusal, values.json === true)
     }
     throw error
   }
+}
+
+/**
+ * A refusal as the service worded it: one line per failed field (a 422's `fields`);
+ * under --json, the service's error object and whether nothing was paid, as one JSON line.
+ */
+function refusedStop(error: RefusedError, refusal: ServiceError, json: boolean): CliStop {
+  if (json) {
+    const line = JSON.stringify({ error: refusal, nothing_paid: error.nothingPaid })
+    return new CliStop(EXIT.refused, line, true)
+  }
+  const fields = (Array.isArray(refusal.fields) ? refusal.fields : [])
+    .filter((field) => isObject(field) && field.message !== refusal.message)
+    .map((field) => `\n  ${String(field.field || '(request)')}: ${String(field.message)}`)
+  return new CliStop(EXIT.refused, `${refusedMessage(error)}${fields.join('')}`)
+}
+
+function refusedMessage(error: RefusedError) {
+  return `${error.message}${error.nothingPaid ? ' (nothing paid)' : ''}`
 }
 
 async function spent(args: string[], io: CliIo) {
   const { values } = parse({ args, options: { json: { type: 'boolean' } } })
   const dir = stateDir(io.env)
   const list = await entries(dir)
-  const sum = total(list)
+  const taken = list.filter((entry) => entry.status !== 'unknown')
+  const unknown = list.filter((entry) => entry.status === 'unknown')
+  const sum = total(taken)
+  const unknownSum = total(unknown)
   if (values.json) {
     io.stdout(
-      `${JSON.stringify({ spent_microstx: sum.toString(), spent_stx: formatStx(sum), calls: list.length, entries: list })}\n`
+      `${JSON.stringify({
+        spent_microstx: sum.toString(),
+        spent_stx: formatStx(sum),
+        calls: taken.length,
+        unknown_microstx: unknownSum.toString(),
+        unknown_stx: formatStx(unknownSum),
+        unknown_calls: unknown.length,
+        entries: list,
+      })}\n`
     )
     return
   }
-  io.stdout(`${formatStx(sum)} STX in ${list.length} paid call${list.length === 1 ? '' : 's'}\n`)
-  for (const entry of list) {
+  io.stdout(`${formatStx(sum)} STX in ${taken.length} paid call${taken.length === 1 ? '' : 's'}\n`)
+  if (unknown.length > 0) {
     io.stdout(
-      `${entry.at}\t${entry.network}\t${formatStx(BigInt(entry.priceMicrostx))} STX\t${entry.feed}\t${entry.txid}${entry.status === 'pending' ? '\tpending' : ''}\n`
+      `${formatStx(unknownSum)} STX in ${unknown.length} payment${unknown.length === 1 ? '' : 's'} sent whose outcome is unknown (--budget counts them; look the transactions up)\n`
+    )
+  }
+  for (const entry of list) {
+    const notes = [entry.status === 'paid' ? '' : entry.status, entry.error ?? ''].filter(Boolean)
+    io.stdout(
+      `${entry.at}\t${entry.network}\t${formatStx(BigInt(entry.priceMicrostx))} STX\t${entry.feed}\t${entry.txid ?? 'txid unknown'}${notes.map((note) => `\t${note}`).join('')}\n`
     )
   }
 }
@@ -364,12 +449,7 @@ function toStop(error: unknown, io: CliIo): CliStop {
       `transaction ${error.txid}${link(io, error.txid)} is still settling (paid, not confirmed yet)\nreceipt: ${JSON.stringify({ ...error.receipt, statusUrl })}\ncollect the data later with: curl ${header}${statusUrl}`
     )
   }
-  if (error instanceof RefusedError) {
-    return new CliStop(
-      EXIT.refused,
-      `${error.message}${error.nothingPaid ? ' (nothing paid)' : ''}`
-    )
-  }
+  if (error instanceof RefusedError) return new CliStop(EXIT.refused, refusedMessage(error))
   if (error instanceof AgentError && error.code in EXIT) {
     return new CliStop(EXIT[error.code as keyof typeof EXIT], error.message)
   }
