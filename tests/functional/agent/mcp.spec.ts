@@ -276,6 +276,25 @@ test.group('The MCP server', (group) => {
     )
   }).timeout(20_000)
 
+  test('over stdio: describes a feed when TOLLBOOTH_URL ends with a slash', async ({
+    assert,
+    cleanup,
+  }) => {
+    const client = await connect(
+      new StdioClientTransport({
+        command: NODE,
+        args: [MAIN],
+        env: { ...serverEnv({ maxPerCall: '0.01', budget: '1' }), TOLLBOOTH_URL: `${BASE_URL}/` },
+      })
+    )
+    cleanup(() => client.close())
+
+    const described = await call(client, 'describe_feed', { feed: 'whale-alerts' })
+
+    assert.notOk(described.isError, text(described))
+    assert.equal(JSON.parse(text(described)).price_stx, '0.005')
+  }).timeout(20_000)
+
   test('over HTTP: refuses another Host or a foreign Origin before any tool, paying nothing', async ({
     assert,
     cleanup,
@@ -361,10 +380,22 @@ test.group('The MCP server', (group) => {
         message: '--host 192.0.2.1 is not a loopback address',
       },
       { args: ['--http', '--port', '0x0'], message: '--port must be a port number, not "0x0"' },
+      {
+        args: [],
+        env: { TOLLBOOTH_URL: 'tollbooth.example' },
+        message: "TOLLBOOTH_URL must be the service's http(s) URL",
+      },
       { args: ['--http', '--port', ''], message: '--port must be a port number, not ""' },
+      {
+        args: ['--http', '--port', '0', '--allowed-host', 'mcp.example/x'],
+        message: '--allowed-host must be a host name or address, not "mcp.example/x"',
+      },
     ])
-    .run(async ({ assert }, { args, withoutToken, message }) => {
-      const environment: Record<string, string> = serverEnv({ maxPerCall: '0.01', budget: '1' })
+    .run(async ({ assert }, { args, withoutToken, env: overrides, message }) => {
+      const environment: Record<string, string> = {
+        ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+        ...overrides,
+      }
       if (withoutToken) delete environment.TOLLBOOTH_MCP_TOKEN
 
       const { exitCode, stderr } = await refusedStart(args, environment)

@@ -47,7 +47,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     throw new AgentError('invalid_options', `TOLLBOOTH_NETWORK must be mainnet, testnet or devnet`)
   }
   const client: ClientOptions = {
-    baseUrl: required(env, 'TOLLBOOTH_URL'),
+    baseUrl: serviceUrl(required(env, 'TOLLBOOTH_URL')),
     network: network as NetworkName,
     privateKey,
     maxPerCallMicrostx: parseStx(required(env, 'TOLLBOOTH_MAX_PER_CALL'), 'TOLLBOOTH_MAX_PER_CALL'),
@@ -94,6 +94,17 @@ function hostName(value: string, option: string): string {
     )
   }
   return value.toLowerCase()
+}
+
+/** The service's URL without trailing slashes (feed URLs are built on it), or an error naming it. */
+function serviceUrl(value: string): string {
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) {
+    throw new AgentError(
+      'invalid_options',
+      `TOLLBOOTH_URL must be the service's http(s) URL, such as https://tollbooth.example, not "${value}"`
+    )
+  }
+  return value.replace(/\/+$/, '')
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
