@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { type IncomingMessage, request as httpRequest } from 'node:http'
+import { createServer as createTcpServer, type AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
@@ -62,18 +64,52 @@ test.group('The MCP server', (group) => {
     return db.from('payments').where('payer', SENDER.address)
   }
 
-  /** `tollbooth-mcp --http --port 0`, and the URL it says it listens on. */
-  async function startHttp(caps: { maxPerCall: string; budget: string }, cleanup: Function) {
-    const child = spawn(NODE, [MAIN, '--http', '--port', '0'], { env: serverEnv(caps) })
+  /** `tollbooth-mcp --http --port 0 …args`, and the URL it says it listens on. */
+  async function startHttp(
+    caps: { maxPerCall: string; budget: string },
+    cleanup: Function,
+    args: string[] = []
+  ) {
+    const child = spawn(NODE, [MAIN, '--http', '--port', '0', ...args], { env: serverEnv(caps) })
     cleanup(() => child.kill())
     let stderr = ''
     child.stderr.setEncoding('utf8')
     for await (const chunk of child.stderr) {
       stderr += chunk
-      const listening = /listening on (\S+)/.exec(stderr)
+      const listening = /listening on (http\S+)/.exec(stderr)
       if (listening) return new URL(listening[1])
     }
     throw new Error(`tollbooth-mcp exited: ${stderr}`)
+  }
+
+  /** How `tollbooth-mcp …args` ends when it does not start: its exit code and stderr. */
+  async function refusedStart(args: string[], environment: Record<string, string>) {
+    const child = spawn(NODE, [MAIN, ...args], { env: environment })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
+    const [exitCode] = await once(child, 'close')
+    return { exitCode, stderr }
+  }
+
+  /**
+   * A JSON-RPC POST carrying the operator token, sent with node:http (fetch
+   * cannot set Host) as a browser page would: `headers` set Host and Origin.
+   */
+  async function rawPost(url: URL, headers: Record<string, string>, message: object) {
+    const request = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        'authorization': `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        'accept': 'application/json, text/event-stream',
+        ...headers,
+      },
+    })
+    request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, ...message }))
+    const [response] = (await once(request, 'response')) as [IncomingMessage]
+    let body = ''
+    for await (const chunk of response) body += chunk
+    return { status: response.statusCode, body: JSON.parse(body) }
   }
 
   test('over stdio: lists its three tools, describes a feed and buys it', async ({
@@ -209,16 +245,177 @@ test.group('The MCP server', (group) => {
     assert.lengthOf(await paymentsOfSender(), 1)
   }).timeout(20_000)
 
-  test('refuses to serve HTTP without an operator token', async ({ assert }) => {
-    const withoutToken: Record<string, string> = serverEnv({ maxPerCall: '0.01', budget: '1' })
-    delete withoutToken.TOLLBOOTH_MCP_TOKEN
-    const child = spawn(NODE, [MAIN, '--http', '--port', '0'], { env: withoutToken })
-    let stderr = ''
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
+  test('over stdio: search_feeds keeps a feed priced exactly max_price_stx', async ({
+    assert,
+    cleanup,
+  }) => {
+    // 0.001001 × 10⁶ is 1000.999… in binary floating point.
+    await db
+      .from('feeds')
+      .whereNull('provider_id')
+      .where('slug', 'whale-alerts')
+      .update({ price_microstx: 1001 })
+    const client = await connect(
+      new StdioClientTransport({
+        command: NODE,
+        args: [MAIN],
+        env: serverEnv({ maxPerCall: '0.01', budget: '1' }),
+      })
+    )
+    cleanup(() => client.close())
 
-    const [exitCode] = await once(child, 'exit')
+    const result = await call(client, 'search_feeds', { max_price_stx: 0.001001 })
+
+    assert.notOk(result.isError, text(result))
+    assert.deepInclude(
+      JSON.parse(text(result)).feeds.map((feed: { feed: string; price_stx: string }) => [
+        new URL(feed.feed).pathname,
+        feed.price_stx,
+      ]),
+      ['/feeds/whale-alerts', '0.001001']
+    )
+  }).timeout(20_000)
+
+  test('over stdio: describes a feed when TOLLBOOTH_URL ends with a slash', async ({
+    assert,
+    cleanup,
+  }) => {
+    const client = await connect(
+      new StdioClientTransport({
+        command: NODE,
+        args: [MAIN],
+        env: { ...serverEnv({ maxPerCall: '0.01', budget: '1' }), TOLLBOOTH_URL: `${BASE_URL}/` },
+      })
+    )
+    cleanup(() => client.close())
+
+    const described = await call(client, 'describe_feed', { feed: 'whale-alerts' })
+
+    assert.notOk(described.isError, text(described))
+    assert.equal(JSON.parse(text(described)).price_stx, '0.005')
+  }).timeout(20_000)
+
+  test('over HTTP: refuses another Host or a foreign Origin before any tool, paying nothing', async ({
+    assert,
+    cleanup,
+  }) => {
+    const url = await startHttp({ maxPerCall: '0.01', budget: '1' }, cleanup, [
+      '--allowed-host',
+      'MCP.example',
+    ])
+    const port = url.port
+    const buy = {
+      method: 'tools/call',
+      params: { name: 'buy_feed', arguments: { feed: 'whale-alerts' } },
+    }
+    const list = { method: 'tools/list' }
+
+    // A page at rebound.example whose name now resolves to 127.0.0.1 (DNS rebinding).
+    const rebound = await rawPost(url, { host: `rebound.example:${port}` }, buy)
+    const otherPort = await rawPost(url, { host: `127.0.0.1:${Number(port) + 1}` }, buy)
+    const foreignPage = await rawPost(
+      url,
+      { host: `127.0.0.1:${port}`, origin: 'https://evil.example' },
+      buy
+    )
+    const opaquePage = await rawPost(url, { host: `localhost:${port}`, origin: 'null' }, buy)
+    const extraHost = await rawPost(url, { host: `mcp.example:${port}` }, list)
+    const ownPage = await rawPost(
+      url,
+      { host: `[::1]:${port}`, origin: `http://localhost:${port}` },
+      list
+    )
+
+    for (const refused of [rebound, otherPort]) {
+      assert.equal(refused.status, 403)
+      assert.equal(refused.body.error.code, 'forbidden_host')
+    }
+    for (const refused of [foreignPage, opaquePage]) {
+      assert.equal(refused.status, 403)
+      assert.equal(refused.body.error.code, 'forbidden_origin')
+    }
+    for (const answered of [extraHost, ownPage]) {
+      assert.equal(answered.status, 200)
+      assert.include(
+        answered.body.result.tools.map((tool: { name: string }) => tool.name),
+        'buy_feed'
+      )
+    }
+    assert.equal(await broadcastCount(), 0)
+    assert.lengthOf(await paymentsOfSender(), 0)
+  }).timeout(20_000)
+
+  test('over HTTP: listens beyond loopback only with --allow-remote', async ({
+    assert,
+    cleanup,
+  }) => {
+    const url = await startHttp({ maxPerCall: '0.01', budget: '1' }, cleanup, [
+      '--host',
+      '0.0.0.0',
+      '--allow-remote',
+    ])
+    const loopback = new URL(`http://127.0.0.1:${url.port}/mcp`)
+
+    const listed = await rawPost(loopback, {}, { method: 'tools/list' })
+
+    assert.equal(url.hostname, '0.0.0.0')
+    assert.equal(listed.status, 200)
+  }).timeout(20_000)
+
+  test('refuses to start: {message}')
+    .with([
+      {
+        args: ['--http', '--port', '0'],
+        withoutToken: true,
+        message: 'TOLLBOOTH_MCP_TOKEN is not set',
+      },
+      {
+        args: ['--http', '--port', '0', '--host', '0.0.0.0'],
+        message:
+          'tollbooth-mcp: --host 0.0.0.0 is not a loopback address: whoever reaches it with the token spends this wallet. ' +
+          'Add --allow-remote to listen there anyway (behind TLS and a firewall you trust).',
+      },
+      {
+        args: ['--http', '--port', '0', '--host', '192.0.2.1'],
+        message: '--host 192.0.2.1 is not a loopback address',
+      },
+      { args: ['--http', '--port', '0x0'], message: '--port must be a port number, not "0x0"' },
+      {
+        args: [],
+        env: { TOLLBOOTH_URL: 'tollbooth.example' },
+        message: "TOLLBOOTH_URL must be the service's http(s) URL",
+      },
+      { args: ['--http', '--port', ''], message: '--port must be a port number, not ""' },
+      {
+        args: ['--http', '--port', '0', '--allowed-host', 'mcp.example/x'],
+        message: '--allowed-host must be a host name or address, not "mcp.example/x"',
+      },
+    ])
+    .run(async ({ assert }, { args, withoutToken, env: overrides, message }) => {
+      const environment: Record<string, string> = {
+        ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+        ...overrides,
+      }
+      if (withoutToken) delete environment.TOLLBOOTH_MCP_TOKEN
+
+      const { exitCode, stderr } = await refusedStart(args, environment)
+
+      assert.equal(exitCode, 1)
+      assert.include(stderr, message)
+    })
+
+  test('says so and exits when its port is taken', async ({ assert, cleanup }) => {
+    const taken = createTcpServer()
+    await once(taken.listen(0, '127.0.0.1'), 'listening')
+    cleanup(() => void taken.close())
+    const port = (taken.address() as AddressInfo).port
+
+    const { exitCode, stderr } = await refusedStart(
+      ['--http', '--port', String(port)],
+      serverEnv({ maxPerCall: '0.01', budget: '1' })
+    )
 
     assert.equal(exitCode, 1)
-    assert.include(stderr, 'TOLLBOOTH_MCP_TOKEN is not set')
+    assert.include(stderr, `tollbooth-mcp: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE`)
   })
 })

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net'
 import { parseArgs } from 'node:util'
 import { allowedPayToFromEnv, type ClientOptions } from '../client.ts'
 import { AgentError } from '../errors.ts'
@@ -7,24 +8,36 @@ import { parseStx } from './stx.ts'
 export interface McpConfig {
   client: ClientOptions
   /** Set with --http: serve streamable HTTP instead of stdio. */
-  http: { host: string; port: number; token: string } | null
+  http: McpHttpConfig | null
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+export interface McpHttpConfig {
+  host: string
+  port: number
+  token: string
+  /** The host names a request's Host (and Origin) may name, with the listening port. */
+  hostNames: string[]
+}
+
+/** The names of this machine's loopback interface, as a Host header writes them. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
 
 /**
  * The server's configuration: the paying key and the caps from the
  * environment (never from arguments, which other processes can read), the
- * transport from argv. HTTP listens on loopback unless --host names another
- * address, and never starts without TOLLBOOTH_MCP_TOKEN.
+ * transport from argv. HTTP listens on loopback; another --host is refused
+ * unless --allow-remote says the operator means it. HTTP never starts
+ * without TOLLBOOTH_MCP_TOKEN.
  */
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const { values } = parseArgs({
     args: argv,
     options: {
-      http: { type: 'boolean', default: false },
-      port: { type: 'string', default: '3030' },
-      host: { type: 'string', default: '127.0.0.1' },
+      'http': { type: 'boolean', default: false },
+      'port': { type: 'string', default: '3030' },
+      'host': { type: 'string', default: '127.0.0.1' },
+      'allow-remote': { type: 'boolean', default: false },
+      'allowed-host': { type: 'string', multiple: true, default: [] },
     },
     strict: true,
   })
@@ -34,7 +47,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     throw new AgentError('invalid_options', `TOLLBOOTH_NETWORK must be mainnet, testnet or devnet`)
   }
   const client: ClientOptions = {
-    baseUrl: required(env, 'TOLLBOOTH_URL'),
+    baseUrl: serviceUrl(required(env, 'TOLLBOOTH_URL')),
     network: network as NetworkName,
     privateKey,
     maxPerCallMicrostx: parseStx(required(env, 'TOLLBOOTH_MAX_PER_CALL'), 'TOLLBOOTH_MAX_PER_CALL'),
@@ -46,18 +59,53 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   if (!values.http) return { client, http: null }
 
   const port = Number(values.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  if (!/^\d{1,5}$/.test(values.port) || port > 65_535) {
     throw new AgentError('invalid_options', `--port must be a port number, not "${values.port}"`)
+  }
+  const host = values.host
+  if (!isLoopback(host) && !values['allow-remote']) {
+    throw new AgentError(
+      'invalid_options',
+      `--host ${host} is not a loopback address: whoever reaches it with the token spends this wallet. ` +
+        'Add --allow-remote to listen there anyway (behind TLS and a firewall you trust).'
+    )
   }
   const token = required(env, 'TOLLBOOTH_MCP_TOKEN')
   if (token.length < 16) {
     throw new AgentError('invalid_options', 'TOLLBOOTH_MCP_TOKEN must be at least 16 characters')
   }
-  return { client, http: { host: values.host, port, token } }
+  const hostNames = new Set(LOOPBACK_NAMES)
+  // A wildcard address is no name a client connects to; --allowed-host names those.
+  if (host !== '0.0.0.0' && host !== '::') hostNames.add(hostName(host, '--host'))
+  for (const name of values['allowed-host']) hostNames.add(hostName(name, '--allowed-host'))
+  return { client, http: { host, port, token, hostNames: [...hostNames] } }
 }
 
 export function isLoopback(host: string) {
-  return LOOPBACK.has(host)
+  return host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'))
+}
+
+/** A host name or address as a Host header writes it: lower case, an IPv6 address in brackets. */
+function hostName(value: string, option: string): string {
+  if (isIPv6(value)) return `[${value.toLowerCase()}]`
+  if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value)) {
+    throw new AgentError(
+      'invalid_options',
+      `${option} must be a host name or address, not "${value}"`
+    )
+  }
+  return value.toLowerCase()
+}
+
+/** The service's URL without trailing slashes (feed URLs are built on it), or an error naming it. */
+function serviceUrl(value: string): string {
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) {
+    throw new AgentError(
+      'invalid_options',
+      `TOLLBOOTH_URL must be the service's http(s) URL, such as https://tollbooth.example, not "${value}"`
+    )
+  }
+  return value.replace(/\/+$/, '')
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 
@@ -7,18 +8,44 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
  * Streamable HTTP at /mcp, stateless: each request gets a fresh McpServer
  * (all sharing one paying client, hence one budget) and transport. Every
  * request must carry `Authorization: Bearer <token>`: whoever reaches this
- * port spends the operator's STX.
+ * port spends the operator's STX. Before anything else, its Host (and its
+ * Origin, when a browser sent one) must be one of `hostNames` with the
+ * listening port: a web page that rebinds its own name to 127.0.0.1 is
+ * refused, whatever it holds (DNS rebinding). The SDK's own check in its
+ * transport is deprecated and its replacement is Express middleware, so
+ * the check is here.
  */
-export function createMcpHttpServer(newServer: () => McpServer, token: string): Server {
+export function createMcpHttpServer(
+  newServer: () => McpServer,
+  { token, hostNames }: { token: string; hostNames: string[] }
+): Server {
   const expected = digest(token)
-  return createServer((request, response) => {
+  const httpServer = createServer((request, response) => {
     void handle(request, response).catch((error) => {
       process.stderr.write(`tollbooth-mcp: ${String(error)}\n`)
       if (!response.headersSent) reply(response, 500, 'internal_error', 'the MCP request failed')
     })
   })
+  return httpServer
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
+    const hosts = allowedHosts(hostNames, (httpServer.address() as AddressInfo).port)
+    if (!hosts.has(request.headers.host?.toLowerCase() ?? '')) {
+      return reply(
+        response,
+        403,
+        'forbidden_host',
+        'this server answers only to its own host names'
+      )
+    }
+    if (!isAllowedOrigin(request.headers.origin, hosts)) {
+      return reply(
+        response,
+        403,
+        'forbidden_origin',
+        'this server answers only to pages from its own host names'
+      )
+    }
     const url = new URL(request.url ?? '/', 'http://localhost')
     if (url.pathname !== '/mcp')
       return reply(response, 404, 'not_found', 'the MCP endpoint is /mcp')
@@ -41,6 +68,21 @@ export function createMcpHttpServer(newServer: () => McpServer, token: string): 
     })
     await server.connect(transport)
     await transport.handleRequest(request, response)
+  }
+}
+
+/** `name:port` for each name, as a Host header writes them (without the port when it is 80). */
+function allowedHosts(names: string[], port: number): Set<string> {
+  return new Set(names.map((name) => (port === 80 ? name : `${name}:${port}`)))
+}
+
+/** No Origin (not a browser), or a page served from one of `hosts`. */
+function isAllowedOrigin(origin: string | undefined, hosts: Set<string>): boolean {
+  if (origin === undefined) return true
+  try {
+    return hosts.has(new URL(origin).host)
+  } catch {
+    return false
   }
 }
 

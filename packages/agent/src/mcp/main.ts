@@ -7,7 +7,10 @@ import { isLoopback, readConfig } from './config.ts'
 import { createMcpHttpServer } from './http.ts'
 import { createMcpServer } from './server.ts'
 
-/** `tollbooth-mcp [--http [--port N] [--host ADDR]]`: the MCP server over stdio or streamable HTTP. */
+/**
+ * `tollbooth-mcp [--http [--port N] [--host ADDR --allow-remote] [--allowed-host NAME]…]`:
+ * the MCP server over stdio or streamable HTTP.
+ */
 async function main() {
   const config = readConfig(process.argv.slice(2), process.env)
   const client = createClient(config.client)
@@ -20,11 +23,12 @@ async function main() {
     await newServer().connect(new StdioServerTransport())
     return
   }
-  const { host, port, token } = config.http
+  const { host, port, token, hostNames } = config.http
   if (!isLoopback(host)) {
     process.stderr.write(`warning: listening on ${host}, reachable beyond this machine\n`)
   }
-  const server = createMcpHttpServer(newServer, token)
+  const server = createMcpHttpServer(newServer, { token, hostNames })
+  server.on('error', (error) => fail(`cannot listen on ${host}:${port}: ${error.message}`))
   server.listen(port, host, () => {
     const address = server.address() as AddressInfo
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -32,8 +36,10 @@ async function main() {
   })
 }
 
-main().catch((error) => {
+main().catch((error) => fail(error instanceof AgentError ? error.message : String(error)))
+
+function fail(message: string): never {
   // Logs go to stderr: stdout is the stdio transport's.
-  process.stderr.write(`tollbooth-mcp: ${error instanceof AgentError ? error.message : error}\n`)
+  process.stderr.write(`tollbooth-mcp: ${message}\n`)
   process.exit(1)
-})
+}

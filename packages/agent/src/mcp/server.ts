@@ -288,9 +288,13 @@ function at(value: unknown, ...keys: string[]): unknown {
   return current
 }
 
-/** STX as a number (from a model) to µSTX, rounded down to whole µSTX. */
+/**
+ * STX as a number (from a model) to whole µSTX, rounded to the nearest:
+ * binary floats put 0.001001 × 10⁶ at 1000.999…, which rounded down would
+ * leave out a feed priced exactly the maximum.
+ */
 function toMicrostx(stx: number): bigint {
-  return BigInt(Math.floor(stx * 1_000_000))
+  return BigInt(Math.round(stx * 1_000_000))
 }
 
 /**
