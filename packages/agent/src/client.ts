@@ -7,6 +7,7 @@ import {
 } from '@stacks/transactions'
 import {
   AgentError,
+  type FieldError,
   OverCapError,
   PaidWithoutDataError,
   PayToNotAllowedError,
@@ -316,19 +317,19 @@ export function createClient(options: ClientOptions) {
             // Used already (another wallet of this key): read the account again.
             nonceOutcome = 'unknown'
             moneyOutcome = 'released'
-            throw refusal(response.status, text, true)
+            throw refusal(response.status, text, true, txid)
           }
         }
         if (response.status === 402 && code && TRANSFER_MAY_BE_ON_CHAIN.has(code)) {
           nonceOutcome = 'used'
           moneyOutcome = code === 'payment_failed' ? 'released' : 'paid'
-          throw refusal(response.status, text, false)
+          throw refusal(response.status, text, false, txid)
         }
         if (response.status >= 500 && !code) {
           // Not an answer of the service's paywall (a proxy, a crash): retry as a lost answer.
           nonceOutcome = 'unknown'
           moneyOutcome = 'unknown'
-          if (lost++ >= LOST_ANSWER_RETRIES) throw refusal(response.status, text, false)
+          if (lost++ >= LOST_ANSWER_RETRIES) throw refusal(response.status, text, false, txid)
           await sleep(Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs))
           attempt = settled(request(url, headers))
           continue
@@ -337,14 +338,14 @@ export function createClient(options: ClientOptions) {
           // A refusal before broadcast (a 4xx check, a source that could not serve): nothing taken.
           nonceOutcome = 'unused'
           moneyOutcome = 'released'
-          throw refusal(response.status, text, true)
+          throw refusal(response.status, text, true, txid)
         }
         // A failure of the service or the chain node once the payment was taken (500
         // internal_error, 503 chain_node_unavailable, …): the transfer may have been broadcast,
         // so its price stays reserved and its nonce is read again, never handed out twice.
         nonceOutcome = 'unknown'
         moneyOutcome = 'unknown'
-        throw refusal(response.status, text, false)
+        throw refusal(response.status, text, false, txid)
       }
     } finally {
       if (nonce !== undefined) payer.done(nonce, nonceOutcome)
@@ -382,7 +383,7 @@ export function createClient(options: ClientOptions) {
       if (!answer.ok) continue
       const { response, text } = answer.value
       if (response.status === 200) return parseJson(text)
-      if (response.status !== 202) throw refusal(response.status, text, false)
+      if (response.status !== 202) throw refusal(response.status, text, false, txid)
       waitMs = retryAfterMs(response, 5)
     }
   }
@@ -451,14 +452,28 @@ function errorCode(body: unknown): string | null {
   return null
 }
 
-function refusal(status: number, text: string, nothingPaid: boolean) {
+function refusal(status: number, text: string, nothingPaid: boolean, txid: string | null = null) {
   const body = parseJson(text)
   const code = errorCode(body) ?? `http_${status}`
-  const message =
-    isObject(body) && isObject(body.error) && typeof body.error.message === 'string'
-      ? body.error.message
-      : text.slice(0, 200)
-  return new RefusedError(status, code, message, nothingPaid)
+  const error = isObject(body) && isObject(body.error) ? body.error : {}
+  const message = typeof error.message === 'string' ? error.message : text.slice(0, 200)
+  return new RefusedError(status, code, message, nothingPaid, { fields: fieldErrors(error), txid })
+}
+
+/** The well-formed entries of a service error's `fields` (`[{field, rule, message}]`). */
+function fieldErrors(error: Record<string, unknown>): FieldError[] {
+  if (!Array.isArray(error.fields)) return []
+  return error.fields.filter(isObject).flatMap((entry) =>
+    typeof entry.field === 'string' && typeof entry.message === 'string'
+      ? [
+          {
+            field: entry.field,
+            message: entry.message,
+            ...(typeof entry.rule === 'string' ? { rule: entry.rule } : {}),
+          },
+        ]
+      : []
+  )
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown }

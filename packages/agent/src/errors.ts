@@ -89,19 +89,42 @@ export class PendingError extends AgentError {
   }
 }
 
-/** The server refused the call (its error code and message). */
+/** One invalid field of a refusal (a 422's `fields`): `field` is `""` for the request as a whole. */
+export interface FieldError {
+  field: string
+  message: string
+  rule?: string
+}
+
+/** The server refused the call (its error code, message and invalid fields). */
 export class RefusedError extends AgentError {
   readonly status: number
   readonly serverCode: string
   readonly serverMessage: string
+  /** The service's `error.fields` (empty when it named none). */
+  readonly fields: FieldError[]
   /** True when the server provably took nothing (the transfer was not broadcast). */
   readonly nothingPaid: boolean
-  constructor(status: number, serverCode: string, serverMessage: string, nothingPaid: boolean) {
-    super('refused', `the server refused the call (${status} ${serverCode}): ${serverMessage}`)
+  /** The transfer this call sent (`0x…`), or null when the refusal came before one was signed. */
+  readonly txid: string | null
+  constructor(
+    status: number,
+    serverCode: string,
+    serverMessage: string,
+    nothingPaid: boolean,
+    details: { fields?: FieldError[]; txid?: string | null } = {}
+  ) {
+    const sent = details.txid && !nothingPaid ? ` (payment ${details.txid} was sent)` : ''
+    super(
+      'refused',
+      `the server refused the call (${status} ${serverCode})${sent}: ${serverMessage}`
+    )
     this.status = status
     this.serverCode = serverCode
     this.serverMessage = serverMessage
+    this.fields = details.fields ?? []
     this.nothingPaid = nothingPaid
+    this.txid = details.txid ?? null
   }
 }
 

@@ -20,5 +20,5 @@ export {
   RefusedError,
   UnreachableError,
 } from './errors.ts'
-export type { Receipt } from './errors.ts'
+export type { FieldError, Receipt } from './errors.ts'
 export { NETWORK_IDS, type NetworkName, type PaymentRequirement } from './x402.ts'

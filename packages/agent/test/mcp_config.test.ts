@@ -37,9 +37,10 @@ test('HTTP listens on loopback unless --host says otherwise, and needs the opera
     host: '127.0.0.1',
     port: 3030,
     token: ENV.TOLLBOOTH_MCP_TOKEN,
+    hostNames: ['localhost', '127.0.0.1', '[::1]'],
   })
   assert.equal(
-    readConfig(['--http', '--host', '0.0.0.0', '--port', '0'], ENV).http?.host,
+    readConfig(['--http', '--host', '0.0.0.0', '--allow-remote', '--port', '0'], ENV).http?.host,
     '0.0.0.0'
   )
   assert.throws(
@@ -51,5 +52,20 @@ test('HTTP listens on loopback unless --host says otherwise, and needs the opera
   assert.throws(
     () => readConfig([], { ...ENV, TOLLBOOTH_PRIVATE_KEY: '' }),
     /TOLLBOOTH_PRIVATE_KEY/
+  )
+})
+
+test('the HTTP options without --http are refused, not ignored', () => {
+  for (const args of [
+    ['--port', '3031'],
+    ['--host', '127.0.0.2'],
+    ['--allow-remote'],
+    ['--allowed-host', 'mcp.example'],
+  ]) {
+    assert.throws(() => readConfig(args, ENV), new RegExp(`${args[0]} is an option of --http`))
+  }
+  assert.throws(
+    () => readConfig(['--port', '3031', '--allowed-host', 'mcp.example'], ENV),
+    /--port, --allowed-host are options of --http: add --http to serve HTTP, or leave them out/
   )
 })

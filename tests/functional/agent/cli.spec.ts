@@ -246,6 +246,28 @@ test.group('The tollbooth CLI', (group) => {
     assert.equal(service.payments, 0)
   })
 
+  test('a 402 naming an address outside TOLLBOOTH_PAY_TO: its exit code, nothing sent', async ({
+    assert,
+    cleanup,
+  }) => {
+    const service = await fakeService(cleanup, () => quote())
+
+    const run = await tollbooth(
+      ['get', 'some-feed'],
+      variables({ TOLLBOOTH_URL: service.url, TOLLBOOTH_PAY_TO: SENDER.address })
+    )
+
+    assert.equal(run.code, EXIT.pay_to_not_allowed, run.output)
+    assert.equal(run.stdout, '')
+    assert.include(
+      run.stderr,
+      `nothing paid: the service asks to pay ${stack.payTo}, which is not in TOLLBOOTH_PAY_TO`
+    )
+    assert.equal(service.payments, 0)
+    const report = await spentReport()
+    assert.lengthOf(report.entries, 0)
+  })
+
   test('a 200 without data after the payment: its exit code, and the ledger keeps the payment', async ({
     assert,
     cleanup,
@@ -299,8 +321,11 @@ test.group('The tollbooth CLI', (group) => {
       { status: 'unknown', error: 'refused', priceMicrostx: '5000' },
       { status: 'unknown', error: 'unreachable', priceMicrostx: '5000' },
     ])
-    assert.match(report.entries[1].txid, /^0x[0-9a-f]{64}$/)
-    assert.include(unreachable.stderr, report.entries[1].txid)
+    // Both name the transfer sent, the refused one too (it was broadcast before the 500).
+    for (const [index, run] of [failed, unreachable].entries()) {
+      assert.match(report.entries[index].txid, /^0x[0-9a-f]{64}$/)
+      assert.include(run.stderr, `payment ${report.entries[index].txid} was sent`)
+    }
     const listed = await tollbooth(['spent'], variables({ TOLLBOOTH_PRIVATE_KEY: '' }))
     assert.include(listed.stdout, '0 STX in 0 paid calls\n')
     assert.include(listed.stdout, '0.01 STX in 2 payments sent whose outcome is unknown')

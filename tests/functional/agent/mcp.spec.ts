@@ -387,6 +387,11 @@ test.group('The MCP server', (group) => {
       },
       { args: ['--http', '--port', ''], message: '--port must be a port number, not ""' },
       {
+        args: ['--port', '3031'],
+        message:
+          'tollbooth-mcp: --port is an option of --http: add --http to serve HTTP, or leave it out for stdio',
+      },
+      {
         args: ['--http', '--port', '0', '--allowed-host', 'mcp.example/x'],
         message: '--allowed-host must be a host name or address, not "mcp.example/x"',
       },

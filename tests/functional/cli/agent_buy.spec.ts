@@ -129,6 +129,9 @@ test.group('node ace agent:buy', (group) => {
     assert.equal(run.stdout, '')
     assert.include(run.stderr, '(422 validation_failed)')
     assert.include(run.stderr, '(nothing paid)')
+    // One line per invalid field, as the service named them.
+    assert.match(run.stderr, /\n {2}address: \S.*\n/)
+    assert.match(run.stderr, /\n {2}chain: \S.*\n/)
   })
 
   test('when Tollbooth does not answer: the URL and a hint, the unreachable exit code, no stack', async ({

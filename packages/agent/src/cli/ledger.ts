@@ -9,7 +9,7 @@ export interface LedgerEntry {
   baseUrl: string
   feed: string
   payer: string
-  /** `null` when the SDK's error does not name the transfer it sent. */
+  /** The transfer sent (`0x…`); `null` when the error that ended the call named none. */
   txid: string | null
   priceMicrostx: string
   /**

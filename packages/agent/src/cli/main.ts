@@ -5,12 +5,13 @@ import { allowedPayToFromEnv, createClient, type Client, type ClientOptions } fr
 import {
   AgentError,
   OverCapError,
+  PayToNotAllowedError,
   PendingError,
   RefusedError,
   UnreachableError,
 } from '../errors.ts'
 import type { Feed } from '../discovery.ts'
-import { NETWORK_IDS, type NetworkName, isObject, parseJson } from '../x402.ts'
+import { NETWORK_IDS, type NetworkName } from '../x402.ts'
 import { entries, record, stateDir, total, type LedgerEntry } from './ledger.ts'
 import { formatStx, parseStx } from './stx.ts'
 
@@ -27,6 +28,7 @@ export const EXIT = {
   paid_without_data: 7,
   network_mismatch: 8,
   malformed_402: 9,
+  pay_to_not_allowed: 10,
 } as const
 
 const DEFAULT_URL = 'http://127.0.0.1:3333'
@@ -59,13 +61,6 @@ class CliStop extends Error {
     this.exitCode = exitCode
     this.verbatim = verbatim
   }
-}
-
-/** The service's `{error: {code, message, fields?}}` of a refusal. */
-interface ServiceError {
-  code: string
-  message: string
-  fields?: { field?: unknown; message?: unknown }[]
 }
 
 const USAGE = `usage: tollbooth <command> [options]
@@ -166,16 +161,13 @@ function client(
   io: CliIo,
   caps: Pick<ClientOptions, 'maxPerCallMicrostx' | 'budgetMicrostx' | 'agentName' | 'maxPendingMs'>,
   needsKey: boolean
-): { buyer: Client; payer: string; lastRefusal: () => ServiceError | undefined } {
+): { buyer: Client; payer: string } {
   const { baseUrl, network, stacksApiUrl } = settings(io.env)
   const privateKey = io.env[KEY_VARIABLE]
   const signer = io.clientOptions?.signer
   if (needsKey && !privateKey && !signer) {
     throw new CliStop(EXIT.usage, `set ${KEY_VARIABLE} to the private key that pays`)
   }
-  // A RefusedError keeps the service's code and message, not its `fields`: the answer is read here.
-  let refusal: ServiceError | undefined
-  const fetchImpl = io.clientOptions?.fetch ?? globalThis.fetch
   const buyer = createClient({
     baseUrl,
     network,
@@ -185,24 +177,11 @@ function client(
     // Listing feeds signs nothing: a signer that cannot sign stands in for a missing key.
     ...(privateKey || signer ? { privateKey } : { signer: noSigner }),
     ...io.clientOptions,
-    fetch: async (input, init) => {
-      const response = await fetchImpl(input, init)
-      if (response.status >= 400) refusal = serviceError(await response.clone().text())
-      return response
-    },
   })
   const payer =
     signer?.address ??
     (privateKey ? getAddressFromPrivateKey(privateKey, networkFrom(network)) : '')
-  return { buyer, payer, lastRefusal: () => refusal }
-}
-
-function serviceError(text: string): ServiceError | undefined {
-  const error = (parseJson(text) as { error?: unknown } | null)?.error
-  if (!isObject(error) || typeof error.code !== 'string' || typeof error.message !== 'string') {
-    return undefined
-  }
-  return error as unknown as ServiceError
+  return { buyer, payer }
 }
 
 const noSigner = {
@@ -292,7 +271,7 @@ async function get(args: string[], io: CliIo) {
     const left = stx('budget', values.budget) - total(here)
     budget = left > 0n ? left : 0n
   }
-  const { buyer, payer, lastRefusal } = client(
+  const { buyer, payer } = client(
     io,
     {
       maxPerCallMicrostx: maxPerCall,
@@ -351,10 +330,7 @@ async function get(args: string[], io: CliIo) {
         )
       )
     }
-    const refusal = lastRefusal()
-    if (error instanceof RefusedError && refusal?.code === error.serverCode) {
-      throw refusedStop(error, refusal, values.json === true)
-    }
+    if (error instanceof RefusedError) throw refusedStop(error, values.json === true)
     throw error
   }
 }
@@ -363,14 +339,19 @@ async function get(args: string[], io: CliIo) {
  * A refusal as the service worded it: one line per failed field (a 422's `fields`);
  * under --json, the service's error object and whether nothing was paid, as one JSON line.
  */
-function refusedStop(error: RefusedError, refusal: ServiceError, json: boolean): CliStop {
+function refusedStop(error: RefusedError, json: boolean): CliStop {
   if (json) {
-    const line = JSON.stringify({ error: refusal, nothing_paid: error.nothingPaid })
+    const { serverCode: code, serverMessage: message, fields } = error
+    const line = JSON.stringify({
+      error: { code, message, ...(fields.length > 0 ? { fields } : {}) },
+      nothing_paid: error.nothingPaid,
+      ...(error.txid && !error.nothingPaid ? { txid: error.txid } : {}),
+    })
     return new CliStop(EXIT.refused, line, true)
   }
-  const fields = (Array.isArray(refusal.fields) ? refusal.fields : [])
-    .filter((field) => isObject(field) && field.message !== refusal.message)
-    .map((field) => `\n  ${String(field.field || '(request)')}: ${String(field.message)}`)
+  const fields = error.fields
+    .filter((field) => field.message !== error.serverMessage)
+    .map((field) => `\n  ${field.field || '(request)'}: ${field.message}`)
   return new CliStop(EXIT.refused, `${refusedMessage(error)}${fields.join('')}`)
 }
 
@@ -447,6 +428,12 @@ function toStop(error: unknown, io: CliIo): CliStop {
     return new CliStop(
       EXIT.pending,
       `transaction ${error.txid}${link(io, error.txid)} is still settling (paid, not confirmed yet)\nreceipt: ${JSON.stringify({ ...error.receipt, statusUrl })}\ncollect the data later with: curl ${header}${statusUrl}`
+    )
+  }
+  if (error instanceof PayToNotAllowedError) {
+    return new CliStop(
+      EXIT.pay_to_not_allowed,
+      `nothing paid: the service asks to pay ${error.payTo}, which is not in TOLLBOOTH_PAY_TO`
     )
   }
   if (error instanceof RefusedError) return new CliStop(EXIT.refused, refusedMessage(error))

@@ -19,6 +19,9 @@ export interface McpHttpConfig {
   hostNames: string[]
 }
 
+/** The options of the HTTP transport, meaningless over stdio. */
+const HTTP_OPTIONS = ['host', 'port', 'allow-remote', 'allowed-host'] as const
+
 /** The names of this machine's loopback interface, as a Host header writes them. */
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]']
 
@@ -34,13 +37,20 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     args: argv,
     options: {
       'http': { type: 'boolean', default: false },
-      'port': { type: 'string', default: '3030' },
-      'host': { type: 'string', default: '127.0.0.1' },
-      'allow-remote': { type: 'boolean', default: false },
-      'allowed-host': { type: 'string', multiple: true, default: [] },
+      'port': { type: 'string' },
+      'host': { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      'allowed-host': { type: 'string', multiple: true },
     },
     strict: true,
   })
+  const httpOnly = HTTP_OPTIONS.filter((option) => values[option] !== undefined)
+  if (!values.http && httpOnly.length > 0) {
+    throw new AgentError(
+      'invalid_options',
+      `${httpOnly.map((option) => `--${option}`).join(', ')} ${httpOnly.length === 1 ? 'is an option' : 'are options'} of --http: add --http to serve HTTP, or leave ${httpOnly.length === 1 ? 'it' : 'them'} out for stdio`
+    )
+  }
   const privateKey = required(env, 'TOLLBOOTH_PRIVATE_KEY')
   const network = env.TOLLBOOTH_NETWORK ?? 'mainnet'
   if (!(network in NETWORK_IDS)) {
@@ -58,11 +68,12 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   }
   if (!values.http) return { client, http: null }
 
-  const port = Number(values.port)
-  if (!/^\d{1,5}$/.test(values.port) || port > 65_535) {
-    throw new AgentError('invalid_options', `--port must be a port number, not "${values.port}"`)
+  const portText = values.port ?? '3030'
+  const port = Number(portText)
+  if (!/^\d{1,5}$/.test(portText) || port > 65_535) {
+    throw new AgentError('invalid_options', `--port must be a port number, not "${portText}"`)
   }
-  const host = values.host
+  const host = values.host ?? '127.0.0.1'
   if (!isLoopback(host) && !values['allow-remote']) {
     throw new AgentError(
       'invalid_options',
@@ -77,7 +88,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
   const hostNames = new Set(LOOPBACK_NAMES)
   // A wildcard address is no name a client connects to; --allowed-host names those.
   if (host !== '0.0.0.0' && host !== '::') hostNames.add(hostName(host, '--host'))
-  for (const name of values['allowed-host']) hostNames.add(hostName(name, '--allowed-host'))
+  for (const name of values['allowed-host'] ?? []) hostNames.add(hostName(name, '--allowed-host'))
   return { client, http: { host, port, token, hostNames: [...hostNames] } }
 }
 

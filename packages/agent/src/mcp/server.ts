@@ -89,7 +89,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
             description: feed.description ?? null,
             tags: feed.tags,
           })),
-          remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
+          remaining_budget_stx: await remainingBudget(client),
         })
       })
   )
@@ -132,7 +132,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
             example: at(bazaar, 'info', 'output', 'example') ?? null,
           },
           per_call_cap_stx: formatStx(options.maxPerCallMicrostx),
-          remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
+          remaining_budget_stx: await remainingBudget(client),
         })
       })
   )
@@ -172,7 +172,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
             txid: bought.txid,
             last_updated: bought.body.last_updated ?? null,
             stale: bought.body.stale ?? false,
-            remaining_budget_stx: formatStx(client.spent().remainingMicrostx),
+            remaining_budget_stx: await remainingBudget(client),
           })
         } catch (error) {
           if (error instanceof OverCapError) return refusal(overCapMessage(error, caps))
@@ -204,6 +204,15 @@ async function answer(run: () => Promise<CallToolResult>): Promise<CallToolResul
     if (error instanceof AgentError) return refusal(error.message)
     throw error
   }
+}
+
+/**
+ * What is left of the budget once the payments of unknown outcome are looked up on the chain
+ * (one look-up each; none when there are none): a payment that moved nothing is back in it.
+ */
+async function remainingBudget(client: Client) {
+  const { remainingMicrostx } = await client.settle()
+  return formatStx(remainingMicrostx)
 }
 
 function json(value: unknown): CallToolResult {

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { createClient } from '../src/client.ts'
+import { createMcpServer } from '../src/mcp/server.ts'
+import {
+  BASE_URL,
+  PRIVATE_KEY,
+  STACKS_API,
+  json,
+  nonces,
+  quote,
+  stubFetch,
+} from './support/stub_fetch.ts'
+
+test('buy_feed reports the budget once the payments of unknown outcome are looked up on the chain', async () => {
+  let payments = 0
+  const looked: string[] = []
+  const { fetch } = stubFetch((request) => {
+    const url = new URL(request.url)
+    if (url.origin === STACKS_API) {
+      if (url.pathname.endsWith('/nonces')) return nonces(payments)
+      looked.push(url.pathname)
+      // The first payment: aborted on chain, it moved nothing.
+      return json(200, { tx_status: 'abort_by_response' })
+    }
+    if (!request.headers.has('payment-signature')) return quote('5000')
+    payments++
+    return payments === 1
+      ? json(500, { error: { code: 'internal_error', message: 'settlement failed' } })
+      : json(200, { data: { ok: true }, price: 5000, last_updated: null })
+  })
+  const client = createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    privateKey: PRIVATE_KEY,
+    stacksApiUrl: STACKS_API,
+    feeMicrostx: 180,
+    maxPerCallMicrostx: 10_000,
+    budgetMicrostx: 1_000_000,
+    fetch,
+  })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
+    serverSide
+  )
+  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
+  await mcp.connect(clientSide)
+  const buy = async () =>
+    (await mcp.callTool({
+      name: 'buy_feed',
+      arguments: { feed: 'whale-alerts' },
+    })) as CallToolResult
+  const text = (result: CallToolResult) => (result.content[0] as { text: string }).text
+
+  const failed = await buy()
+  const bought = await buy()
+
+  assert.equal(failed.isError, true)
+  assert.match(text(failed), /The payment may have been taken/)
+  assert.equal(bought.isError, undefined, text(bought))
+  // 1 STX less the second call only: the aborted first payment is back in the budget.
+  assert.equal(JSON.parse(text(bought)).remaining_budget_stx, '0.995')
+  assert.equal(looked.length, 1)
+  assert.deepEqual(client.spent().unknown, [])
+  await mcp.close()
+})
