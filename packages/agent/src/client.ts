@@ -1,13 +1,23 @@
 import { randomBytes } from 'node:crypto'
+import { hashMessage } from '@stacks/encryption'
 import { networkFrom } from '@stacks/network'
 import {
   deserializeTransaction,
   getAddressFromPrivateKey,
   makeSTXTokenTransfer,
+  signMessageHashRsv,
 } from '@stacks/transactions'
 import {
+  CREDIT_TOKEN_HEADER,
+  type CreditOffer,
+  type CreditOptions,
+  CreditTokens,
+  readCreditBalance,
+  readCreditOffer,
+} from './credit.ts'
+import {
   AgentError,
-  type FieldError,
+  MalformedPaymentRequiredError,
   OverCapError,
   PaidWithoutDataError,
   PayToNotAllowedError,
@@ -17,9 +27,13 @@ import {
 } from './errors.ts'
 import { discoverFeeds, type Feed, type FeedFilter } from './discovery.ts'
 import { Payer, type AccountNonces } from './payer.ts'
+import { errorCode, refusal } from './refusal.ts'
+import { formatStx } from './stx.ts'
 import {
   NETWORK_IDS,
   type NetworkName,
+  type PaymentRequired,
+  type PaymentRequirement,
   chooseRequirement,
   isObject,
   parseJson,
@@ -27,11 +41,16 @@ import {
   readPaymentRequired,
 } from './x402.ts'
 
-/** Signs STX transfers for one address (a wallet, a KMS, …). */
+/** Signs for one address (a wallet, a KMS, …). */
 export interface Signer {
   address: string
   /** The hex of a signed, not broadcast, STX transfer of `amount` µSTX with exactly this nonce. */
   signTransfer(transfer: { recipient: string; amount: bigint; nonce: bigint }): Promise<string>
+  /**
+   * The RSV hex signature of a Stacks message, as a wallet's `stx_signMessage` answers it.
+   * Needed only to pay from credit (the credit token's message).
+   */
+  signMessage?(message: string): Promise<string>
 }
 
 export interface ClientOptions {
@@ -42,7 +61,7 @@ export interface ClientOptions {
   network: NetworkName
   /** No single call may cost more (µSTX). */
   maxPerCallMicrostx: bigint | number
-  /** All calls of this client together may cost no more (µSTX). */
+  /** All on-chain payments of this client together (calls and top-ups) may cost no more (µSTX). */
   budgetMicrostx: bigint | number
   /** Stacks API for the account's nonce and the fee estimate (default: Hiro's for the network). */
   stacksApiUrl?: string
@@ -64,31 +83,59 @@ export interface ClientOptions {
    * Default: any, since the client pays whichever x402 v2 Stacks server the caller points it at.
    */
   allowedPayTo?: string[]
+  /**
+   * Prefer prepaid credit where the service offers it: top up once on chain, then pay calls from
+   * the balance with no chain transaction each. Per-call payment stays the fallback.
+   */
+  credit?: CreditOptions
 }
 
 export interface Purchase<T = unknown> {
   data: T
   /** The whole paid answer: `{data, price, price_stx, data_source, last_updated, stale?}`. */
   body: Record<string, unknown>
-  /** `0x…` */
-  txid: string
+  /** `0x…` of the transfer that paid the call; null when it was paid from credit. */
+  txid: string | null
   priceMicrostx: bigint
+  paidWith: 'chain' | 'credit'
 }
 
 export interface Spending {
+  /** On-chain payments the service took: calls and credit top-ups. */
   spentMicrostx: bigint
   /** Calls in flight and the `unknown` payments. */
   reservedMicrostx: bigint
   remainingMicrostx: bigint
+  /** Calls paid on chain. */
   calls: number
   /** Payments sent whose outcome is unknown: reserved until `settle()` finds them on the chain. */
   unknown: UnknownPayment[]
+  credit: CreditSpending
+}
+
+/** Prepaid credit: what the top-ups bought (counted in `spentMicrostx`) and the calls it paid. */
+export interface CreditSpending {
+  topUps: number
+  topUpsMicrostx: bigint
+  /** Calls paid from credit: not counted again against the budget. */
+  calls: number
+  spentMicrostx: bigint
+  /** The wallet's credit as the service last reported it (null: not yet). */
+  balanceMicrostx: bigint | null
 }
 
 export interface UnknownPayment {
   /** `0x…` */
   txid: string
   priceMicrostx: bigint
+}
+
+/** What a feed's call costs and how it can be paid, from its 402; nothing is paid. */
+export interface Quote {
+  priceMicrostx: bigint
+  payTo: string
+  /** The service's credit offer (a second way to pay), or null. */
+  credit: CreditOffer | null
 }
 
 const DEFAULT_STACKS_API: Record<NetworkName, string> = {
@@ -108,12 +155,19 @@ const TRANSFER_MAY_BE_ON_CHAIN = new Set([
   'transaction_already_broadcast',
   'payment_failed',
 ])
+/** A credit token the service no longer takes: a new one (a new signature) may. */
+const CREDIT_TOKEN_SPENT = new Set(['credit_token_invalid', 'credit_spend_cap_reached'])
+
+type Answer = { response: Response; text: string }
+/** What an on-chain payment buys: one call, or credit of exactly `amount`. */
+type Paying = { kind: 'call' } | { kind: 'top_up'; amount: bigint }
 
 export type Client = ReturnType<typeof createClient>
 
 /**
  * A buyer of Tollbooth feeds: `feeds()` finds them, `get()` pays for one call
- * within the per-call cap and the budget, `spent()` tells what it cost.
+ * within the per-call cap and the budget (from prepaid credit when configured
+ * and offered), `spent()` tells what it cost.
  */
 export function createClient(options: ClientOptions) {
   const fetchImpl = options.fetch ?? globalThis.fetch
@@ -131,28 +185,78 @@ export function createClient(options: ClientOptions) {
   const maxPendingMs = options.maxPendingMs ?? 120_000
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000
   const allowedPayTo = options.allowedPayTo && new Set(options.allowedPayTo)
+  const agentHeaders: Record<string, string> = options.agentName
+    ? { 'x-agent-name': options.agentName }
+    : {}
   const ledger = {
     spent: 0n,
     reserved: 0n,
     calls: 0,
-    unknown: new Map<string, { priceMicrostx: bigint; nonce: bigint }>(),
+    unknown: new Map<string, { priceMicrostx: bigint; nonce: bigint; kind: Paying['kind'] }>(),
   }
+  const creditLedger: CreditSpending = {
+    topUps: 0,
+    topUpsMicrostx: 0n,
+    calls: 0,
+    spentMicrostx: 0n,
+    balanceMicrostx: null,
+  }
+  const credit = options.credit && creditSettings(options.credit, perCallCap, signer)
+  const tokens =
+    credit &&
+    new CreditTokens({
+      baseUrl,
+      address: signer.address,
+      spendCapMicrostx: credit.spendCapMicrostx,
+      maxPriceMicrostx: credit.maxPriceMicrostx,
+      signMessage: (message) => signer.signMessage!(message),
+      post: async (url, body) => {
+        const { response, text } = await request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).catch((error) => {
+          throw new UnreachableError(url, error)
+        })
+        return { status: response.status, text }
+      },
+    })
+  /** The service's credit offer, from the last 402 that carried one. */
+  let creditOffer: CreditOffer | null = null
+  /** The top-up in flight: concurrent calls short of credit wait for it instead of paying another. */
+  let toppingUp: Promise<boolean> | null = null
   let settling: Promise<void> | null = null
   const payer = new Payer(
     () => readNonces(fetchImpl, stacksApiUrl, signer.address),
     options.maxInFlight ?? 5
   )
 
-  async function request(url: string, headers: Record<string, string> = {}) {
+  async function request(
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {}
+  ): Promise<Answer> {
+    const headers = init.headers ?? {}
     const signal = AbortSignal.timeout(requestTimeoutMs)
-    // A signed payment or a receipt token never follows a redirect to whoever it names.
-    const secret = 'payment-signature' in headers || 'x-payment-receipt' in headers
+    // A signed payment, a receipt or a credit token never follows a redirect to whoever it names.
+    const secret =
+      'payment-signature' in headers ||
+      'x-payment-receipt' in headers ||
+      CREDIT_TOKEN_HEADER in headers
     const response = await fetchImpl(url, {
+      method: init.method ?? 'GET',
       headers,
+      body: init.body,
       signal,
       redirect: secret ? 'error' : 'follow',
     })
     return { response, text: await response.text() }
+  }
+
+  /** An unpaid request: its answer, or UnreachableError. */
+  function ask(url: string, method = 'GET') {
+    return request(url, { method, headers: agentHeaders }).catch((error) => {
+      throw new UnreachableError(url, error)
+    })
   }
 
   function retryAfterMs(response: Response, fallbackSeconds: number) {
@@ -165,8 +269,11 @@ export function createClient(options: ClientOptions) {
     return budget - ledger.spent - ledger.reserved
   }
 
-  function reserve(price: bigint) {
-    if (price > perCallCap) throw new OverCapError('per_call', price, perCallCap)
+  /** Reserves the price of an on-chain payment; a call's is also held to the per-call cap. */
+  function reserve(price: bigint, paying: Paying) {
+    if (paying.kind === 'call' && price > perCallCap) {
+      throw new OverCapError('per_call', price, perCallCap)
+    }
     if (price > left()) throw new OverCapError('budget', price, left())
     ledger.reserved += price
   }
@@ -178,6 +285,7 @@ export function createClient(options: ClientOptions) {
       remainingMicrostx: left(),
       calls: ledger.calls,
       unknown: [...ledger.unknown].map(([txid, { priceMicrostx }]) => ({ txid, priceMicrostx })),
+      credit: { ...creditLedger },
     }
   }
 
@@ -202,22 +310,29 @@ export function createClient(options: ClientOptions) {
           () => null
         )
       : null
-    for (const [index, [txid, { priceMicrostx, nonce }]] of payments.entries()) {
+    for (const [index, [txid, { priceMicrostx, nonce, kind }]] of payments.entries()) {
       const status = statuses[index]
       const gone = status === 'not_found' && lastExecuted !== null && lastExecuted >= nonce
       if (status !== 'success' && status !== 'failed' && !gone) continue
       ledger.unknown.delete(txid)
-      account(priceMicrostx, status === 'success' ? 'paid' : 'released')
+      account(priceMicrostx, status === 'success' ? 'paid' : 'released', kind)
     }
   }
 
   /** The reserved price moves to spent (`paid`), back to the budget (`released`) or stays reserved. */
-  function account(price: bigint, outcome: 'paid' | 'released' | 'unknown') {
+  function account(
+    price: bigint,
+    outcome: 'paid' | 'released' | 'unknown',
+    kind: Paying['kind'] = 'call'
+  ) {
     if (outcome === 'unknown') return
     ledger.reserved -= price
-    if (outcome === 'paid') {
-      ledger.spent += price
-      ledger.calls++
+    if (outcome !== 'paid') return
+    ledger.spent += price
+    if (kind === 'call') ledger.calls++
+    else {
+      creditLedger.topUps++
+      creditLedger.topUpsMicrostx += price
     }
   }
 
@@ -226,22 +341,178 @@ export function createClient(options: ClientOptions) {
     params: Record<string, string | number | boolean> = {}
   ): Promise<Purchase<T>> {
     const url = feedUrl(baseUrl, feed, params)
-    const agentHeaders: Record<string, string> = options.agentName
-      ? { 'x-agent-name': options.agentName }
-      : {}
-    const quote = await request(url, agentHeaders).catch((error) => {
-      throw new UnreachableError(url, error)
-    })
+    // The credit token goes only to the service itself, never to a feed URL of another origin.
+    const fromCredit =
+      tokens && new URL(url).origin === new URL(baseUrl).origin
+        ? await creditCall<T>(url)
+        : { quote: await ask(url) }
+    if ('purchase' in fromCredit) return fromCredit.purchase
+    const { quote } = fromCredit
     if (quote.response.status !== 402) throw refusal(quote.response.status, quote.text, true)
+    const paid = await payOnChain(url, 'GET', quote, { kind: 'call' })
+    return purchase<T>(paid.body, paid.txid, paid.price, 'chain')
+  }
+
+  /**
+   * One call paid from credit (docs: the service's credit.md): with the client's token and a
+   * payment-identifier kept across retries; a token the service no longer takes is renewed once,
+   * a balance short of the price topped up once (within the budget). Anything credit cannot fix
+   * (no credit offered, a price above the signed maximum, the budget spent) hands back the
+   * feed's 402 to pay on chain.
+   */
+  async function creditCall<T>(
+    url: string
+  ): Promise<{ purchase: Purchase<T> } | { quote: Answer }> {
+    let token = tokens!.held()
+    if (token === null || creditOffer === null) {
+      const quote = await ask(url)
+      const offer = quote.response.status === 402 ? offerOf(quote) : null
+      if (!offer) return { quote }
+      creditOffer = offer
+      token = await tokens!.token(offer)
+    }
+    const headers = { ...agentHeaders, 'payment-identifier': paymentIdentifier() }
+    let renewed = false
+    let toppedUp = false
+    for (;;) {
+      const topUpsBefore = creditLedger.topUps
+      const answer = await sendCredit(url, { ...headers, [CREDIT_TOKEN_HEADER]: token })
+      const { response, text } = answer
+      const body = parseJson(text)
+      const code = errorCode(body)
+      if (response.status === 200) {
+        const price = isObject(body) ? microstxOf(body.price) : null
+        creditLedger.calls++
+        creditLedger.spentMicrostx += price ?? 0n
+        creditLedger.balanceMicrostx =
+          readCreditBalance(response.headers.get('credit-balance')) ?? creditLedger.balanceMicrostx
+        return { purchase: purchase<T>(body, null, price ?? 0n, 'credit') }
+      }
+      if (code && CREDIT_TOKEN_SPENT.has(code) && !renewed) {
+        renewed = true
+        token = await tokens!.renew(token, creditOffer!)
+        continue
+      }
+      if (response.status !== 402) throw refusal(response.status, text, true)
+      creditOffer = offerOf(answer) ?? creditOffer
+      if (code === 'insufficient_credit' && !toppedUp) {
+        toppedUp = true
+        // A concurrent call's top-up landed meanwhile: try the balance again before buying more.
+        if (creditLedger.topUps !== topUpsBefore || (await topUpFor(answer))) continue
+      }
+      return { quote: answer }
+    }
+  }
+
+  /** A credit call's answer, sent again with the same headers after a lost answer or a 429. */
+  async function sendCredit(url: string, headers: Record<string, string>): Promise<Answer> {
+    let lost = 0
+    let busy = 0
+    for (;;) {
+      const answer = await settled(request(url, { headers }))
+      const retry = !answer.ok
+        ? lost++ < LOST_ANSWER_RETRIES
+        : answer.value.response.status === 429
+          ? busy++ < BUSY_RETRIES
+          : answer.value.response.status >= 500 && !errorCode(parseJson(answer.value.text))
+            ? lost++ < LOST_ANSWER_RETRIES
+            : false
+      if (!retry) {
+        if (answer.ok) return answer.value
+        throw new UnreachableError(url, answer.error)
+      }
+      const waitMs =
+        answer.ok && answer.value.response.status === 429
+          ? retryAfterMs(answer.value.response, 1)
+          : Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs)
+      await sleep(waitMs)
+    }
+  }
+
+  /**
+   * Tops up enough for the 402's price, within what is left of the budget and the service's
+   * bounds; false when that is not possible (pay on chain instead). Concurrent callers share one.
+   */
+  function topUpFor(quote: Answer): Promise<boolean> {
+    toppingUp ??= (async () => {
+      const price = priceOf(quote)
+      const offer = creditOffer!
+      let amount = credit!.topUpMicrostx
+      if (offer.topUpMaximumMicrostx !== null && amount > offer.topUpMaximumMicrostx) {
+        amount = offer.topUpMaximumMicrostx
+      }
+      if (amount > left() && ledger.unknown.size > 0) await settle()
+      if (amount > left()) amount = left()
+      const floor = offer.topUpMinimumMicrostx ?? 1n
+      if (price === null || amount < price || amount < floor) return false
+      await topUp(amount)
+      return true
+    })().finally(() => {
+      toppingUp = null
+    })
+    return toppingUp
+  }
+
+  /** Buys `amount` µSTX of credit with an ordinary x402 payment (POST /credit/top-ups). */
+  async function topUp(amount: bigint) {
+    const url = `${baseUrl}/credit/top-ups?amount_stx=${formatStx(amount)}`
+    const quote = await ask(url, 'POST')
+    if (quote.response.status !== 402) throw refusal(quote.response.status, quote.text, true)
+    const { body } = await payOnChain(url, 'POST', quote, { kind: 'top_up', amount })
+    const balance = isObject(body) && isObject(body.credit) ? body.credit.balance_microstx : null
+    creditLedger.balanceMicrostx = microstxOf(balance) ?? creditLedger.balanceMicrostx
+  }
+
+  /** The quote's price on this client's network, or null when it has none this client pays. */
+  function priceOf(quote: Answer): bigint | null {
+    try {
+      return BigInt(requirementOf(quote).accepted.amount)
+    } catch {
+      return null
+    }
+  }
+
+  function requirementOf(quote: Answer): {
+    required: PaymentRequired
+    accepted: PaymentRequirement
+  } {
     const required = readPaymentRequired(quote.text, quote.response.headers.get('payment-required'))
-    const accepted = chooseRequirement(required, networkId)
+    return { required, accepted: chooseRequirement(required, networkId) }
+  }
+
+  function offerOf(quote: Answer): CreditOffer | null {
+    try {
+      const offer = readCreditOffer(requirementOf(quote).required)
+      return offer?.chainId === networkId ? offer : null
+    } catch {
+      return null
+    }
+  }
+
+  /**
+   * Pays the 402 `quote` of `url` with one STX transfer and returns the paid answer: a call's
+   * price within the per-call cap, a top-up of exactly the amount asked; both within the budget.
+   */
+  async function payOnChain(
+    url: string,
+    method: 'GET' | 'POST',
+    quote: Answer,
+    paying: Paying
+  ): Promise<{ body: unknown; txid: string; price: bigint }> {
+    const { required, accepted } = requirementOf(quote)
     if (allowedPayTo && !allowedPayTo.has(accepted.payTo)) {
       throw new PayToNotAllowedError(accepted.payTo)
     }
     const price = BigInt(accepted.amount)
+    if (paying.kind === 'top_up' && price !== paying.amount) {
+      throw new MalformedPaymentRequiredError(
+        `the top-up's 402 asks ${price} µSTX, not the ${paying.amount} µSTX asked for`
+      )
+    }
     // Over the budget with payments of unknown outcome: what the chain says of them may free it.
-    if (price <= perCallCap && price > left() && ledger.unknown.size > 0) await settle()
-    reserve(price)
+    const withinCap = paying.kind === 'top_up' || price <= perCallCap
+    if (withinCap && price > left() && ledger.unknown.size > 0) await settle()
+    reserve(price, paying)
 
     let release: (() => void) | undefined
     let nonceOutcome: 'used' | 'unused' | 'unknown' = 'unused'
@@ -259,13 +530,13 @@ export function createClient(options: ClientOptions) {
         const header = paymentSignature(required, accepted, hex, paymentIdentifier())
         const headers = { ...agentHeaders, 'payment-signature': header }
         // Sent before the next nonce is handed out: the service takes nonces in order.
-        const first = settled(request(url, headers))
+        const first = settled(request(url, { method, headers }))
         return { nonce: allocated, txid: `0x${deserializeTransaction(hex).txid()}`, headers, first }
       })
       nonce = signed.nonce
       txid = signed.txid
-      const { headers } = signed
-      let attempt: Promise<Settled<Awaited<ReturnType<typeof request>>>> = signed.first
+      const send = () => settled(request(url, { method, headers: signed.headers }))
+      let attempt: Promise<Settled<Answer>> = signed.first
       let lost = 0
       let busy = 0
       let nonceWaits = 0
@@ -277,7 +548,7 @@ export function createClient(options: ClientOptions) {
           moneyOutcome = 'unknown'
           if (lost++ >= LOST_ANSWER_RETRIES) throw new UnreachableError(url, answer.error, txid)
           await sleep(Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs))
-          attempt = settled(request(url, headers))
+          attempt = send()
           continue
         }
         const { response, text } = answer.value
@@ -286,7 +557,7 @@ export function createClient(options: ClientOptions) {
         if (response.status === 200) {
           nonceOutcome = 'used'
           moneyOutcome = 'paid'
-          return purchase<T>(body, txid, price)
+          return { body, txid, price }
         }
         if (response.status === 202) {
           nonceOutcome = 'used'
@@ -298,11 +569,11 @@ export function createClient(options: ClientOptions) {
             }
             throw error
           })
-          return purchase<T>(paid, txid, price)
+          return { body: paid, txid, price }
         }
         if (response.status === 429 && busy++ < BUSY_RETRIES) {
           await sleep(retryAfterMs(response, 5))
-          attempt = settled(request(url, headers))
+          attempt = send()
           continue
         }
         if (response.status === 402 && code === 'bad_nonce' && nonce !== undefined) {
@@ -310,7 +581,7 @@ export function createClient(options: ClientOptions) {
           // reuse): the same transfer passes once it has.
           if (payer.waitsOnLowerNonce(nonce) && nonceWaits++ < NONCE_RETRIES) {
             await sleep(Math.min(50 * nonceWaits, 1000))
-            attempt = settled(request(url, headers))
+            attempt = send()
             continue
           }
           if (!payer.waitsOnLowerNonce(nonce)) {
@@ -331,7 +602,7 @@ export function createClient(options: ClientOptions) {
           moneyOutcome = 'unknown'
           if (lost++ >= LOST_ANSWER_RETRIES) throw refusal(response.status, text, false, txid)
           await sleep(Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs))
-          attempt = settled(request(url, headers))
+          attempt = send()
           continue
         }
         if (response.status < 500 || code === 'source_unavailable') {
@@ -349,9 +620,9 @@ export function createClient(options: ClientOptions) {
       }
     } finally {
       if (nonce !== undefined) payer.done(nonce, nonceOutcome)
-      account(price, nonce === undefined ? 'released' : moneyOutcome)
+      account(price, nonce === undefined ? 'released' : moneyOutcome, paying.kind)
       if (nonce !== undefined && txid !== undefined && moneyOutcome === 'unknown') {
-        ledger.unknown.set(txid, { priceMicrostx: price, nonce })
+        ledger.unknown.set(txid, { priceMicrostx: price, nonce, kind: paying.kind })
       } else if (txid !== undefined && moneyOutcome === 'paid' && ledger.unknown.has(txid)) {
         // Signed again at the same nonce, the transfer whose outcome was unknown is byte for byte
         // the one just paid: count it once.
@@ -379,7 +650,8 @@ export function createClient(options: ClientOptions) {
     for (;;) {
       if (Date.now() + waitMs > deadline) throw pending
       await sleep(waitMs)
-      const answer = await settled(request(url, token ? { 'x-payment-receipt': token } : {}))
+      const headers: Record<string, string> = token ? { 'x-payment-receipt': token } : {}
+      const answer = await settled(request(url, { headers }))
       if (!answer.ok) continue
       const { response, text } = answer.value
       if (response.status === 200) return parseJson(text)
@@ -392,14 +664,29 @@ export function createClient(options: ClientOptions) {
     /** Live feeds from the discovery API, filtered; at most `limit` (default 200). */
     feeds(filter: FeedFilter = {}): Promise<Feed[]> {
       return discoverFeeds(baseUrl, networkId, filter, async (url) => {
-        const answer = await request(url).catch((error) => {
-          throw new UnreachableError(url, error)
-        })
+        const answer = await ask(url)
         if (answer.response.status !== 200) throw refusal(answer.response.status, answer.text, true)
         return parseJson(answer.text)
       })
     },
     get,
+    /**
+     * What one call of `feed` costs and the ways to pay it (its 402: the on-chain requirement,
+     * the credit offer); nothing is paid.
+     */
+    async quote(
+      feed: string,
+      params: Record<string, string | number | boolean> = {}
+    ): Promise<Quote> {
+      const answer = await ask(feedUrl(baseUrl, feed, params))
+      if (answer.response.status !== 402) throw refusal(answer.response.status, answer.text, true)
+      const { accepted } = requirementOf(answer)
+      return {
+        priceMicrostx: BigInt(accepted.amount),
+        payTo: accepted.payTo,
+        credit: offerOf(answer),
+      }
+    },
     /** What this client spent, has reserved and has left; `unknown` lists the payments of unknown outcome. */
     spent,
     /**
@@ -409,7 +696,43 @@ export function createClient(options: ClientOptions) {
      * budget would otherwise refuse a call.
      */
     settle,
+    /** Whether `get()` prefers prepaid credit (the `credit` option). */
+    prefersCredit: credit !== undefined,
   }
+}
+
+/** The credit option's limits, checked: what a token signs and each top-up. */
+function creditSettings(options: CreditOptions, perCallCap: bigint, signer: Signer) {
+  if (!signer.signMessage) {
+    throw new AgentError('invalid_options', 'paying from credit needs a signer with signMessage')
+  }
+  const topUpMicrostx = BigInt(options.topUpMicrostx)
+  const spendCapMicrostx = BigInt(options.spendCapMicrostx ?? topUpMicrostx)
+  const asked = options.maxPricePerCallMicrostx
+  const maxPriceMicrostx = asked === undefined ? min(perCallCap, spendCapMicrostx) : BigInt(asked)
+  if (topUpMicrostx <= 0n || maxPriceMicrostx <= 0n) {
+    throw new AgentError(
+      'invalid_options',
+      'credit.topUpMicrostx and the price limit must be above 0'
+    )
+  }
+  if (maxPriceMicrostx > perCallCap || maxPriceMicrostx > spendCapMicrostx) {
+    throw new AgentError(
+      'invalid_options',
+      'credit.maxPricePerCallMicrostx may not be above maxPerCallMicrostx or credit.spendCapMicrostx'
+    )
+  }
+  return { topUpMicrostx, spendCapMicrostx, maxPriceMicrostx }
+}
+
+function min(a: bigint, b: bigint) {
+  return a < b ? a : b
+}
+
+function microstxOf(value: unknown): bigint | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  if (typeof value === 'string' && /^\d{1,19}$/.test(value)) return BigInt(value)
+  return null
 }
 
 /** `allowedPayTo` from `TOLLBOOTH_PAY_TO`, comma-separated addresses (unset or blank: any). */
@@ -438,42 +761,16 @@ export function feedUrl(
   return url.toString()
 }
 
-function purchase<T>(body: unknown, txid: string, price: bigint): Purchase<T> {
+function purchase<T>(
+  body: unknown,
+  txid: string | null,
+  price: bigint,
+  paidWith: Purchase['paidWith']
+): Purchase<T> {
   if (!isObject(body) || body.data === undefined || body.data === null) {
     throw new PaidWithoutDataError(txid, body)
   }
-  return { data: body.data as T, body, txid, priceMicrostx: price }
-}
-
-function errorCode(body: unknown): string | null {
-  if (!isObject(body)) return null
-  if (typeof body.error === 'string') return body.error
-  if (isObject(body.error) && typeof body.error.code === 'string') return body.error.code
-  return null
-}
-
-function refusal(status: number, text: string, nothingPaid: boolean, txid: string | null = null) {
-  const body = parseJson(text)
-  const code = errorCode(body) ?? `http_${status}`
-  const error = isObject(body) && isObject(body.error) ? body.error : {}
-  const message = typeof error.message === 'string' ? error.message : text.slice(0, 200)
-  return new RefusedError(status, code, message, nothingPaid, { fields: fieldErrors(error), txid })
-}
-
-/** The well-formed entries of a service error's `fields` (`[{field, rule, message}]`). */
-function fieldErrors(error: Record<string, unknown>): FieldError[] {
-  if (!Array.isArray(error.fields)) return []
-  return error.fields.filter(isObject).flatMap((entry) =>
-    typeof entry.field === 'string' && typeof entry.message === 'string'
-      ? [
-          {
-            field: entry.field,
-            message: entry.message,
-            ...(typeof entry.rule === 'string' ? { rule: entry.rule } : {}),
-          },
-        ]
-      : []
-  )
+  return { data: body.data as T, body, txid, priceMicrostx: price, paidWith }
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown }
@@ -569,6 +866,10 @@ function keySigner(
         throw error instanceof AgentError ? error : new UnreachableError(stacksApiUrl, error)
       })
       return transaction.serialize()
+    },
+    async signMessage(message) {
+      const messageHash = Buffer.from(hashMessage(message)).toString('hex')
+      return signMessageHashRsv({ messageHash, privateKey })
     },
   }
 }

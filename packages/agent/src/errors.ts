@@ -57,12 +57,16 @@ export class MalformedPaymentRequiredError extends AgentError {
   }
 }
 
-/** The server took the payment but its 200 carries no `data`. */
+/** The server took the payment (on chain, or from credit) but its 200 carries no `data`. */
 export class PaidWithoutDataError extends AgentError {
-  readonly txid: string
+  /** The transfer that paid; null when the call was paid from credit. */
+  readonly txid: string | null
   readonly body: unknown
-  constructor(txid: string, body: unknown) {
-    super('paid_without_data', `paid (transaction ${txid}) but the answer has no data`)
+  constructor(txid: string | null, body: unknown) {
+    super(
+      'paid_without_data',
+      `paid (${txid ? `transaction ${txid}` : 'from credit'}) but the answer has no data`
+    )
     this.txid = txid
     this.body = body
   }

@@ -69,3 +69,14 @@ test('the HTTP options without --http are refused, not ignored', () => {
     /--port, --allowed-host are options of --http: add --http to serve HTTP, or leave them out/
   )
 })
+
+test('TOLLBOOTH_CREDIT_TOP_UP makes buy_feed prefer prepaid credit, topped up by that much', () => {
+  assert.equal(readConfig([], ENV).client.credit, undefined)
+  assert.deepEqual(readConfig([], { ...ENV, TOLLBOOTH_CREDIT_TOP_UP: '0.5' }).client.credit, {
+    topUpMicrostx: 500_000n,
+  })
+  assert.throws(
+    () => readConfig([], { ...ENV, TOLLBOOTH_CREDIT_TOP_UP: 'lots' }),
+    /TOLLBOOTH_CREDIT_TOP_UP must be an amount of STX/
+  )
+})

@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { createClient } from '../src/client.ts'
 import { createMcpServer } from '../src/mcp/server.ts'
+import { creditService } from './support/credit_service.ts'
 import {
   BASE_URL,
   PRIVATE_KEY,
@@ -65,5 +66,55 @@ test('buy_feed reports the budget once the payments of unknown outcome are looke
   assert.equal(JSON.parse(text(bought)).remaining_budget_stx, '0.995')
   assert.equal(looked.length, 1)
   assert.deepEqual(client.spent().unknown, [])
+  await mcp.close()
+})
+
+test('describe_feed names both ways to pay; buy_feed pays from the credit the operator configured', async () => {
+  const { fetch, state } = creditService()
+  const client = createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    privateKey: PRIVATE_KEY,
+    stacksApiUrl: STACKS_API,
+    feeMicrostx: 180,
+    maxPerCallMicrostx: 10_000,
+    budgetMicrostx: 1_000_000,
+    credit: { topUpMicrostx: 20_000 },
+    fetch,
+  })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
+    serverSide
+  )
+  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
+  await mcp.connect(clientSide)
+  const call = async (name: string) => {
+    const result = (await mcp.callTool({
+      name,
+      arguments: { feed: 'whale-alerts' },
+    })) as CallToolResult
+    assert.equal(result.isError, undefined, JSON.stringify(result.content))
+    return JSON.parse((result.content[0] as { text: string }).text)
+  }
+
+  const described = await call('describe_feed')
+  const first = await call('buy_feed')
+  const second = await call('buy_feed')
+
+  assert.deepEqual(
+    described.ways_to_pay.map((way: { method: string }) => way.method),
+    ['per_call', 'prepaid_credit']
+  )
+  assert.equal(described.ways_to_pay[1].top_up_minimum_stx, '0.01')
+  assert.equal(described.buy_feed_pays_with, 'prepaid_credit')
+  for (const bought of [first, second]) {
+    assert.equal(bought.paid_with, 'prepaid_credit')
+    assert.equal(bought.txid, null)
+    assert.deepEqual(bought.data, { paid: 'from credit' })
+  }
+  assert.equal(second.credit_balance_stx, '0.01')
+  // The top-up, not the calls, counts against the budget.
+  assert.equal(second.remaining_budget_stx, '0.98')
+  assert.deepEqual(state.transfers, [{ kind: 'top_up', amount: 20_000n }])
   await mcp.close()
 })

@@ -21,6 +21,14 @@ import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
+/** spent().credit of a client that paid nothing from credit. */
+const NO_CREDIT = {
+  topUps: 0,
+  topUpsMicrostx: 0n,
+  calls: 0,
+  spentMicrostx: 0n,
+  balanceMicrostx: null,
+}
 
 /**
  * The SDK (packages/agent) against the app over real HTTP, paying from the
@@ -95,6 +103,7 @@ test.group('The buyer SDK', (group) => {
       remainingMicrostx: 990_000n,
       calls: 2,
       unknown: [],
+      credit: NO_CREDIT,
     })
   }).timeout(20_000)
 
@@ -139,6 +148,7 @@ test.group('The buyer SDK', (group) => {
       remainingMicrostx: 1_000_000n,
       calls: 0,
       unknown: [],
+      credit: NO_CREDIT,
     })
   })
 
@@ -162,6 +172,7 @@ test.group('The buyer SDK', (group) => {
       remainingMicrostx: 2_000n,
       calls: 1,
       unknown: [],
+      credit: NO_CREDIT,
     })
   }).timeout(20_000)
 
@@ -233,6 +244,7 @@ test.group('The buyer SDK', (group) => {
       remainingMicrostx: 0n,
       calls: 20,
       unknown: [],
+      credit: NO_CREDIT,
     })
   }).timeout(60_000)
 
@@ -521,6 +533,7 @@ test.group('The buyer SDK', (group) => {
       remainingMicrostx: 1_000n,
       calls: 2,
       unknown: [],
+      credit: NO_CREDIT,
     })
   }).timeout(20_000)
 
@@ -545,6 +558,7 @@ test.group('The buyer SDK', (group) => {
       remainingMicrostx: 995_000n,
       calls: 1,
       unknown: [],
+      credit: NO_CREDIT,
     })
     assert.instanceOf(lost, RefusedError)
     assert.isObject(bought.data)
@@ -653,6 +667,7 @@ test.group('The buyer SDK, a payment still settling', (group) => {
       remainingMicrostx: 995_000n,
       calls: 0,
       unknown,
+      credit: NO_CREDIT,
     })
     assert.deepEqual(whilePending, lost)
     assert.deepEqual(afterMined, {
@@ -661,6 +676,7 @@ test.group('The buyer SDK, a payment still settling', (group) => {
       remainingMicrostx: 995_000n,
       calls: 1,
       unknown: [],
+      credit: NO_CREDIT,
     })
   }).timeout(20_000)
 
@@ -682,6 +698,7 @@ test.group('The buyer SDK, a payment still settling', (group) => {
       remainingMicrostx: 1_000_000n,
       calls: 0,
       unknown: [],
+      credit: NO_CREDIT,
     })
   }).timeout(20_000)
 

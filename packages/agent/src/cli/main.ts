@@ -300,9 +300,10 @@ async function get(args: string[], io: CliIo) {
   try {
     const purchase = await buyer.get(feed, params)
     await record(dir, entry(purchase.txid, purchase.priceMicrostx, 'paid'))
-    io.stderr(
-      `paid ${formatStx(purchase.priceMicrostx)} STX, transaction ${purchase.txid}${link(io, purchase.txid)}\n`
-    )
+    const paidBy = purchase.txid
+      ? `transaction ${purchase.txid}${link(io, purchase.txid)}`
+      : 'from credit'
+    io.stderr(`paid ${formatStx(purchase.priceMicrostx)} STX, ${paidBy}\n`)
     io.stdout(
       values.json
         ? `${JSON.stringify(purchase.body)}\n`

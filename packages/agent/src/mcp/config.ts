@@ -65,6 +65,13 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
     stacksApiUrl: env.TOLLBOOTH_STACKS_API || undefined,
     agentName: env.TOLLBOOTH_AGENT_NAME || undefined,
     allowedPayTo: allowedPayToFromEnv(env),
+    ...(env.TOLLBOOTH_CREDIT_TOP_UP
+      ? {
+          credit: {
+            topUpMicrostx: parseStx(env.TOLLBOOTH_CREDIT_TOP_UP, 'TOLLBOOTH_CREDIT_TOP_UP'),
+          },
+        }
+      : {}),
   }
   if (!values.http) return { client, http: null }
 

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { feedUrl, type Client } from '../client.ts'
+import { feedUrl, type Client, type Quote } from '../client.ts'
 import type { Feed } from '../discovery.ts'
 import { AgentError, OverCapError, PendingError, RefusedError } from '../errors.ts'
 import { isObject } from '../x402.ts'
@@ -110,6 +110,8 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           return refusal(`No live feed "${feed}" is listed. Use search_feeds to find one.`)
         }
         const registered = await registryEntry(options.baseUrl, new URL(found.resource).pathname)
+        // Its 402 (nothing paid) tells the ways to pay; the description stands without it.
+        const quote = await client.quote(found.resource).catch(() => null)
         // The Bazaar extension: `info` holds example values, `schema` their JSON Schemas.
         const bazaar = at(found.raw, 'extensions', 'bazaar')
         const schema = at(bazaar, 'schema', 'properties')
@@ -131,6 +133,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
             schema: at(schema, 'output') ?? null,
             example: at(bazaar, 'info', 'output', 'example') ?? null,
           },
+          ...waysToPay(found.priceMicrostx, quote, client.prefersCredit),
           per_call_cap_stx: formatStx(options.maxPerCallMicrostx),
           remaining_budget_stx: await remainingBudget(client),
         })
@@ -142,7 +145,8 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
     {
       title: 'Buy one call of a Tollbooth feed',
       description:
-        "Pays the feed's price in STX from the operator's wallet (within the operator's per-call cap and total budget) and returns the data.",
+        "Pays the feed's price in STX from the operator's wallet (within the operator's per-call cap and total budget) and returns the data. " +
+        "Paid from the operator's prepaid credit when they configured it and the service offers it (topped up on chain within the budget), else by one STX transfer.",
       inputSchema: {
         feed: feedArgument,
         params: z
@@ -166,10 +170,15 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
         }
         try {
           const bought = await client.get(feed, params ?? {})
+          const { credit } = client.spent()
           return json({
             data: bought.data,
             price_stx: formatStx(bought.priceMicrostx),
+            paid_with: bought.paidWith === 'credit' ? 'prepaid_credit' : 'per_call',
             txid: bought.txid,
+            ...(credit.balanceMicrostx === null
+              ? {}
+              : { credit_balance_stx: formatStx(credit.balanceMicrostx) }),
             last_updated: bought.body.last_updated ?? null,
             stale: bought.body.stale ?? false,
             remaining_budget_stx: await remainingBudget(client),
@@ -203,6 +212,32 @@ async function answer(run: () => Promise<CallToolResult>): Promise<CallToolResul
   } catch (error) {
     if (error instanceof AgentError) return refusal(error.message)
     throw error
+  }
+}
+
+/**
+ * describe_feed's ways to pay: per call on chain always; prepaid credit when the feed's 402
+ * offers it (its extension), and which of them buy_feed uses.
+ */
+function waysToPay(price: bigint, quote: Quote | null, prefersCredit: boolean) {
+  const perCall = {
+    method: 'per_call',
+    price_stx: formatStx(quote?.priceMicrostx ?? price),
+    how: 'One STX transfer per call, confirmed on chain (x402 v2, exact scheme).',
+  }
+  const offer = quote?.credit
+  const credit = offer && {
+    method: 'prepaid_credit',
+    price_stx: formatStx(quote.priceMicrostx),
+    how: 'Top up once with an STX transfer, then each call is paid from the balance at service latency, with no chain transaction.',
+    top_up_minimum_stx:
+      offer.topUpMinimumMicrostx === null ? null : formatStx(offer.topUpMinimumMicrostx),
+    top_up_maximum_stx:
+      offer.topUpMaximumMicrostx === null ? null : formatStx(offer.topUpMaximumMicrostx),
+  }
+  return {
+    ways_to_pay: credit ? [perCall, credit] : [perCall],
+    buy_feed_pays_with: credit && prefersCredit ? 'prepaid_credit' : 'per_call',
   }
 }
 

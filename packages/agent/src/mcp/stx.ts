@@ -1,12 +1,6 @@
 import { AgentError } from '../errors.ts'
 
-/** µSTX as STX for people and models: 5000n → "0.005". */
-export function formatStx(microstx: bigint): string {
-  const sign = microstx < 0n ? '-' : ''
-  const abs = microstx < 0n ? -microstx : microstx
-  const fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')
-  return `${sign}${abs / 1_000_000n}${fraction ? `.${fraction}` : ''}`
-}
+export { formatStx } from '../stx.ts'
 
 /** An amount of STX written by the operator ("0.005") as µSTX; `name` names it in the error. */
 export function parseStx(value: string, name: string): bigint {

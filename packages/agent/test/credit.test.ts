@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { getAddressFromPrivateKey } from '@stacks/transactions'
+import { createClient, type ClientOptions } from '../src/client.ts'
+import { checkCreditMessage, readCreditBalance } from '../src/credit.ts'
+import { AgentError, OverCapError } from '../src/errors.ts'
+import { creditService, type CreditServiceOptions } from './support/credit_service.ts'
+import { BASE_URL, PRIVATE_KEY, STACKS_API } from './support/stub_fetch.ts'
+
+const ADDRESS = getAddressFromPrivateKey(PRIVATE_KEY, 'testnet')
+
+function setUp(overrides: Partial<ClientOptions> = {}, service: CreditServiceOptions = {}) {
+  const stub = creditService(service)
+  const client = createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    privateKey: PRIVATE_KEY,
+    stacksApiUrl: STACKS_API,
+    feeMicrostx: 180,
+    maxPerCallMicrostx: 10_000,
+    budgetMicrostx: 100_000,
+    credit: { topUpMicrostx: 20_000 },
+    fetch: stub.fetch,
+    ...overrides,
+  })
+  return { client, ...stub }
+}
+
+test('tops up once with an x402 payment, then pays calls from credit: one transfer, within the budget', async () => {
+  const { client, state } = setUp()
+
+  const bought = []
+  for (let call = 0; call < 3; call++) bought.push(await client.get('whale-alerts'))
+
+  assert.deepEqual(
+    bought.map(({ data, txid, paidWith, priceMicrostx }) => [data, txid, paidWith, priceMicrostx]),
+    Array.from({ length: 3 }, () => [{ paid: 'from credit' }, null, 'credit', 5_000n])
+  )
+  assert.deepEqual(state.transfers, [{ kind: 'top_up', amount: 20_000n }])
+  assert.equal(state.exchanges, 1)
+  assert.equal(state.balance, 5_000n)
+  assert.deepEqual(client.spent(), {
+    spentMicrostx: 20_000n,
+    reservedMicrostx: 0n,
+    remainingMicrostx: 80_000n,
+    calls: 0,
+    unknown: [],
+    credit: {
+      topUps: 1,
+      topUpsMicrostx: 20_000n,
+      calls: 3,
+      spentMicrostx: 15_000n,
+      balanceMicrostx: 5_000n,
+    },
+  })
+})
+
+test('the token signs the limits asked for, for this address; the key signs it as a wallet does', async () => {
+  const { client, state } = setUp({
+    credit: { topUpMicrostx: 20_000, spendCapMicrostx: 50_000, maxPricePerCallMicrostx: 6_000 },
+  })
+
+  await client.get('whale-alerts')
+
+  // The service verified the RSV signature of its own message against the key.
+  assert.equal(state.exchanges, 1)
+  const [message] = state.issued
+  assert.equal(message.split('\n')[1], ADDRESS)
+  assert.equal(
+    message.split('\n')[3],
+    'Spend at most 0.05 STX of my Tollbooth credit, at most 0.006 STX per call.'
+  )
+})
+
+test('the top-up never takes the client over its budget: it buys what is left, then pays nothing more', async () => {
+  const { client, state } = setUp({ budgetMicrostx: 12_000 })
+
+  await client.get('whale-alerts')
+  await client.get('whale-alerts')
+  const third = await client.get('whale-alerts').catch((error) => error)
+
+  assert.deepEqual(state.transfers, [{ kind: 'top_up', amount: 12_000n }])
+  // 2 000 µSTX of credit left, nothing of the budget: per-call payment is refused before signing.
+  assert.ok(third instanceof OverCapError, String(third))
+  assert.equal(third.cap, 'budget')
+  assert.equal(client.spent().spentMicrostx, 12_000n)
+  assert.equal(client.spent().credit.calls, 2)
+})
+
+test('less left of the budget than the service takes for a top-up: the call is paid on chain', async () => {
+  const { client, state } = setUp({ budgetMicrostx: 9_000 }, { topUpMinimum: 10_000n })
+
+  const bought = await client.get('whale-alerts')
+
+  assert.equal(bought.paidWith, 'chain')
+  assert.match(bought.txid!, /^0x[0-9a-f]{64}$/)
+  assert.deepEqual(state.transfers, [{ kind: 'call', amount: 5_000n }])
+})
+
+test('a price above the maximum the token signed is paid on chain (credit cannot fix it)', async () => {
+  const { client, state } = setUp({
+    credit: { topUpMicrostx: 20_000, maxPricePerCallMicrostx: 4_000 },
+  })
+
+  const bought = await client.get('whale-alerts')
+
+  assert.equal(bought.paidWith, 'chain')
+  // Refused for its price before the balance is looked at: nothing topped up.
+  assert.deepEqual(state.transfers, [{ kind: 'call', amount: 5_000n }])
+})
+
+test('a feed URL on another origin is paid per call: the credit token never goes there', async () => {
+  const { client, state, requests } = setUp()
+  await client.get('whale-alerts')
+
+  const bought = await client.get('http://elsewhere.test/feeds/whale-alerts')
+
+  assert.equal(bought.paidWith, 'chain')
+  const elsewhere = requests.filter((request) => request.url.startsWith('http://elsewhere.test/'))
+  assert.equal(elsewhere.length, 2)
+  assert.ok(elsewhere.every((request) => !request.headers.has('credit-token')))
+  assert.deepEqual(
+    state.transfers.map((transfer) => transfer.kind),
+    ['top_up', 'call']
+  )
+})
+
+test('a service that offers no credit is paid per call', async () => {
+  const { client, state } = setUp({}, { offersCredit: false })
+
+  const bought = await client.get('whale-alerts')
+
+  assert.equal(bought.paidWith, 'chain')
+  assert.equal(state.exchanges, 0)
+  assert.deepEqual(state.transfers, [{ kind: 'call', amount: 5_000n }])
+})
+
+test('a token the service no longer takes is renewed with a new signature; the call keeps its payment-identifier', async () => {
+  const { client, state } = setUp()
+  await client.get('whale-alerts')
+  state.next.push('expire')
+
+  const bought = await client.get('whale-alerts')
+
+  assert.equal(bought.paidWith, 'credit')
+  assert.equal(state.exchanges, 2)
+  const [expired, renewed] = state.creditRequests.slice(-2)
+  assert.notEqual(expired.token, renewed.token)
+  assert.equal(expired.id, renewed.id)
+  assert.match(renewed.id!, /^pay_[0-9a-f]{32}$/)
+})
+
+test('a token that spent its signed cap is renewed, not topped up again', async () => {
+  const { client, state } = setUp({ credit: { topUpMicrostx: 20_000, spendCapMicrostx: 5_000 } })
+
+  await client.get('whale-alerts')
+  const second = await client.get('whale-alerts')
+
+  assert.equal(second.paidWith, 'credit')
+  assert.equal(state.exchanges, 2)
+  assert.equal(state.transfers.length, 1)
+})
+
+test('a lost answer is sent again with the same payment-identifier: debited once', async () => {
+  const { client, state } = setUp()
+  await client.get('whale-alerts')
+  state.next.push('lose')
+
+  const bought = await client.get('whale-alerts')
+
+  assert.deepEqual(bought.data, { paid: 'from credit' })
+  const [lost, retried] = state.creditRequests.slice(-2)
+  assert.equal(lost.id, retried.id)
+  assert.equal(state.balance, 10_000n)
+  assert.equal(client.spent().credit.calls, 2)
+})
+
+test('concurrent calls short of credit share one top-up and one token', async () => {
+  const { client, state } = setUp({ credit: { topUpMicrostx: 50_000 } })
+
+  const bought = await Promise.all(Array.from({ length: 10 }, () => client.get('whale-alerts')))
+
+  assert.ok(bought.every((purchase) => purchase.paidWith === 'credit'))
+  assert.deepEqual(state.transfers, [{ kind: 'top_up', amount: 50_000n }])
+  assert.equal(state.exchanges, 1)
+  assert.equal(state.balance, 0n)
+})
+
+test('credit needs a way to sign messages, and limits that fit the caps', () => {
+  const options = {
+    baseUrl: BASE_URL,
+    network: 'devnet' as const,
+    maxPerCallMicrostx: 10_000,
+    budgetMicrostx: 100_000,
+  }
+  const signer = { address: ADDRESS, signTransfer: async () => '' }
+  assert.throws(
+    () => createClient({ ...options, signer, credit: { topUpMicrostx: 20_000 } }),
+    /needs a signer with signMessage/
+  )
+  assert.throws(
+    () =>
+      createClient({
+        ...options,
+        privateKey: PRIVATE_KEY,
+        credit: { topUpMicrostx: 20_000, maxPricePerCallMicrostx: 20_000 },
+      }),
+    /may not be above maxPerCallMicrostx/
+  )
+})
+
+test('a message that is not the credit message asked for is never signed', async () => {
+  const expected = {
+    address: ADDRESS,
+    chainId: 'stacks:2147483648',
+    hosts: ['tollbooth.test'],
+    spendCapMicrostx: 20_000n,
+    maxPriceMicrostx: 10_000n,
+  }
+  const message = [
+    'tollbooth.test wants you to sign in with your Stacks account:',
+    ADDRESS,
+    '',
+    'Spend at most 0.02 STX of my Tollbooth credit, at most 0.01 STX per call.',
+    '',
+    'URI: http://tollbooth.test',
+    'Version: 1',
+    'Chain ID: 2147483648',
+    'Nonce: n0',
+    'Issued At: 2026-11-26T07:00:00.000Z',
+    'Expiration Time: 2026-11-26T07:05:00.000Z',
+  ].join('\n')
+  checkCreditMessage(message, expected)
+
+  for (const [from, to, why] of [
+    ['tollbooth.test wants', 'bank.example wants', /for bank\.example, not the service/],
+    [ADDRESS, 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG', /another address/],
+    ['0.02 STX of my', '2 STX of my', /does not name the limits/],
+    [
+      'Spend at most 0.02 STX of my Tollbooth credit, at most 0.01 STX per call.',
+      'Sign in to Tollbooth.',
+      /does not name the limits/,
+    ],
+    ['Chain ID: 2147483648', 'Chain ID: 1', /another chain/],
+    ['URI: http://tollbooth.test', 'URI: http://bank.example', /URI is not on its domain/],
+  ] as const) {
+    assert.throws(
+      () => checkCreditMessage(message.replace(from, to), expected),
+      (error: unknown) =>
+        error instanceof AgentError &&
+        error.code === 'credit_message_refused' &&
+        why.test(error.message)
+    )
+  }
+
+  // Through the client: a rewritten statement is refused before the key signs anything.
+  const { client, state } = setUp(
+    {},
+    { message: (issued) => issued.replace('0.02 STX of my', '200 STX of my') }
+  )
+  await assert.rejects(
+    client.get('whale-alerts'),
+    /credit_message_refused|does not name the limits/
+  )
+  assert.equal(state.exchanges, 0)
+  assert.deepEqual(state.transfers, [])
+})
+
+test('the credit-balance header gives the wallet balance', () => {
+  assert.equal(readCreditBalance('balance=15000; token_remaining=5000'), 15_000n)
+  assert.equal(readCreditBalance('token_remaining=5000; balance=0'), 0n)
+  assert.equal(readCreditBalance('nonsense'), null)
+  assert.equal(readCreditBalance(null), null)
+})
