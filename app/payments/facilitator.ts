@@ -144,10 +144,10 @@ export class Facilitator {
   ): Promise<Refusable> {
     const existing = await this.records.find(payment.txid)
     if (existing && existing.status !== 'released') {
-      // Our own paywall checking a claim it is about to hand over: not redeemed yet.
+      // Our own paywall checking a claim (a feed call or a top-up) it is about to hand over.
       const ours =
         existing.status === 'claimed' &&
-        existing.purpose === 'feed' &&
+        existing.purpose !== 'facilitator' &&
         this.#fromOurPaywall(payment, paywallProof)
       if (!ours) {
         return existing.status === 'failed'
