@@ -262,7 +262,8 @@ export class ServePaidCall {
       case 'confirmed': {
         if (recorded === 'not_broadcast') return call.refused(failedOnChain)
         // Made as the payment confirmed (here, or by whoever got there first).
-        const body = served.body ?? (await this.records.find(call.payment.txid))?.response ?? ''
+        const stored = served.body === null ? await this.records.find(call.payment.txid) : null
+        const body = served.body ?? stored?.response ?? ''
         const appMs = this.clock.now() - call.request.startedAt - served.chainMs
         return {
           kind: 'paid',

@@ -36,7 +36,8 @@ export class ShowPayment {
       if (outcome !== 'pending') status = outcome === 'failed' ? 'failed' : 'confirmed'
       // A top-up's answer is made as it confirms (docs/credit.md#top-ups).
       if (status === 'confirmed' && response === null) {
-        response = (await this.records.find(txid))?.response ?? null
+        const confirmed = await this.records.find(txid)
+        response = confirmed?.response ?? null
       }
     }
 

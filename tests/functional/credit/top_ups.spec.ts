@@ -30,7 +30,9 @@ async function creditOf(address: string) {
 }
 
 async function topUpPostings(txid: string) {
-  const rows = await db.from('ledger_transactions').where({ kind: 'credit_top_up', reference: txid })
+  const rows = await db
+    .from('ledger_transactions')
+    .where({ kind: 'credit_top_up', reference: txid })
   return rows.length
 }
 
@@ -38,8 +40,8 @@ async function topUpPostings(txid: string) {
 function useTopUpBuyer(stack: PaidCallStack) {
   async function nextNonce() {
     const nonces = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-    const { possible_next_nonce: nonce } = (await nonces.json()) as { possible_next_nonce: number }
-    return BigInt(nonce)
+    const answer = (await nonces.json()) as { possible_next_nonce: number }
+    return BigInt(answer.possible_next_nonce)
   }
   async function signedTransfer(amount: bigint) {
     return transfer({ recipient: stack.payTo, amount, nonce: await nextNonce() })
@@ -69,7 +71,8 @@ function useTopUpBuyer(stack: PaidCallStack) {
     },
     /** Pays whale-alerts (5 000 µSTX) with `tx`. */
     async payFeed(client: ApiClient, tx: Awaited<ReturnType<typeof transfer>>) {
-      const required = (await client.get('/feeds/whale-alerts')).body() as PaymentRequired
+      const feedQuote = await client.get('/feeds/whale-alerts')
+      const required = feedQuote.body() as PaymentRequired
       return client
         .get('/feeds/whale-alerts')
         .header('payment-signature', paymentHeader(required, tx.serialize()))

@@ -33,7 +33,8 @@ function newTxid() {
 }
 
 async function whaleAlerts(): Promise<string> {
-  return (await db.from('feeds').where('slug', 'whale-alerts').select('id').firstOrFail()).id
+  const feed = await db.from('feeds').where('slug', 'whale-alerts').select('id').firstOrFail()
+  return feed.id
 }
 
 /** A payment row as PaymentLifecycle leaves a confirmed one. */
@@ -150,7 +151,8 @@ async function refund(payer: string, amount: bigint, status: 'pending' | 'failed
 }
 
 async function audit() {
-  return (await app.container.make(LedgerAudit)).run()
+  const ledgerAudit = await app.container.make(LedgerAudit)
+  return ledgerAudit.run()
 }
 
 test.group('Auditing prepaid credit', (group) => {
@@ -196,14 +198,15 @@ test.group('Auditing prepaid credit', (group) => {
     const overdraft = await db.rawQuery(
       `INSERT INTO ledger_transactions (kind, reference) VALUES ('test', 'overdraft') RETURNING id`
     )
+    const overdraftId: string = overdraft.rows[0].id
     await db.table('ledger_entries').multiInsert([
       {
-        transaction_id: overdraft.rows[0].id,
+        transaction_id: overdraftId,
         account: accounts.buyerCredit(WALLETS.e).name,
         amount_microstx: '700',
       },
       {
-        transaction_id: overdraft.rows[0].id,
+        transaction_id: overdraftId,
         account: accounts.platformWallet.name,
         amount_microstx: '-700',
       },
