@@ -6,9 +6,13 @@ import axios from 'axios'
 import { decodePaymentResponse, privateKeyToAccount, wrapAxiosWithPayment } from 'x402-stacks'
 import env from '#start/env'
 import { AppConfig } from '#core/app_config'
+import { Clock } from '#core/clock'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
+import { PaymentsConfig } from '#payments/define_config'
 import { ReconcilePayments } from '#payments/reconcile_payments'
+import { PaymentSettlement } from '#payments/settlement/payment_settlement'
+import { RemoteFacilitator } from '#payments/settlement/remote_facilitator'
 import type { PaymentRequired } from '#payments/x402'
 import { headerPaymentRequired } from '#payments/x402'
 import { SENDER, transfer } from '#tests/support/devnet'
@@ -21,6 +25,7 @@ import {
 import { forgetRateLimitCounts, setRateLimits } from '#tests/support/rate_limits'
 
 const appConfig = await app.container.make(AppConfig)
+const paymentsConfig = await app.container.make(PaymentsConfig)
 const HIRO_TESTNET = 'https://api.testnet.hiro.so'
 
 /** The wallet's credit as the ledger holds it (what the platform owes it). */
@@ -251,6 +256,31 @@ test.group('Buying prepaid credit', (group) => {
     assert.equal(response.body().error, 'payment_failed')
     assert.equal(await creditOf(SENDER.address), 0n)
     assert.equal(await topUpPostings(tx.txid()), 0)
+  })
+
+  test('a top-up settles through a remote facilitator (FACILITATOR_URL) like a feed payment', async ({
+    client,
+    assert,
+  }) => {
+    const remote = new RemoteFacilitator({
+      baseUrl: `http://${env.get('HOST')}:${env.get('PORT')}/facilitator`,
+      payTo: stack.payTo,
+      network: 'stacks:2147483648',
+      timeoutMs: 1_000,
+      maxBytes: paymentsConfig.facilitatorMaxBytes,
+      proofKey: paymentsConfig.paywallProofKey,
+      clock: new Clock(),
+    })
+    app.container.swap(PaymentSettlement, () => remote)
+    try {
+      const { response } = await buyer.topUp(client, '0.2')
+
+      response.assertStatus(200)
+      assert.containsSubset(response.body(), { credit: { balance_microstx: 200_000 } })
+      assert.equal(await creditOf(SENDER.address), 200_000n)
+    } finally {
+      app.container.restore(PaymentSettlement)
+    }
   })
 
   test('paid top-ups are rate limited per client address; quotes are not counted', async ({
