@@ -51,6 +51,8 @@ const rateLimitsConfig = defineConfig({
   walletLinking: limit(10, 60),
   /** The same, per client address (an IPv6 client by its /64): sessions of one wallet cost nothing. */
   walletLinkingPerAddress: limit(40, 60),
+  /** POST /credit/top-ups carrying a payment (the unpaid 402 is not counted), per client address. */
+  topUps: limit(20, 60),
 })
 
 export default rateLimitsConfig

@@ -102,6 +102,14 @@ export async function consumeRateLimit(name: RateLimitName, key: string) {
   }
 }
 
+/**
+ * Counts only requests that carry a payment: the unpaid 402 of a paid
+ * resource is a quote, answered without writing anything.
+ */
+function whenPaying(middleware: MiddlewareFn): MiddlewareFn {
+  return (ctx, next) => (ctx.request.header('payment-signature') ? middleware(ctx, next) : next())
+}
+
 const byAddress = ({ request }: HttpContext) => clientAddressKey(request.ip())
 const byUser = ({ auth }: HttpContext) => `user_${auth.getUserOrFail().id}`
 const bySession = ({ auth }: HttpContext) =>
@@ -119,4 +127,5 @@ export const throttle = {
     throttled('walletLinking', bySession),
     throttled('walletLinkingPerAddress', byAddress),
   ],
+  topUps: whenPaying(throttled('topUps', byAddress)),
 }

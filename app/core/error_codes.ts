@@ -341,6 +341,23 @@ export const ERROR_CODES = {
       'the withdrawal wallet, not the owner wallet, was linked less than 24 h ago (configurable): withdrawals to it wait until the time the message gives (`withdrawal_wallet_held_until` of the provider)',
   },
 
+  // Prepaid credit: top-ups
+  invalid_top_up_amount: {
+    status: 422,
+    in: ERROR,
+    meaning: 'amount_stx of a top-up is not an amount of STX with at most 6 decimals',
+  },
+  top_up_below_minimum: {
+    status: 422,
+    in: ERROR,
+    meaning: 'a top-up below the minimum (0.1 STX by default, config/credit.ts)',
+  },
+  top_up_above_maximum: {
+    status: 422,
+    in: ERROR,
+    meaning: 'a top-up above the maximum (100 STX by default, config/credit.ts)',
+  },
+
   // Payments
   payment_not_found: {
     status: 404,

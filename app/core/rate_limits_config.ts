@@ -20,6 +20,7 @@ export interface RateLimitsConfigValues {
   withdrawals: RateLimit
   walletLinking: RateLimit
   walletLinkingPerAddress: RateLimit
+  topUps: RateLimit
 }
 
 export type RateLimitName = keyof RateLimitsConfigValues
