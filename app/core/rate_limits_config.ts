@@ -20,6 +20,8 @@ export interface RateLimitsConfigValues {
   withdrawals: RateLimit
   walletLinking: RateLimit
   walletLinkingPerAddress: RateLimit
+  refunds: RateLimit
+  refundsPerAddress: RateLimit
 }
 
 export type RateLimitName = keyof RateLimitsConfigValues
