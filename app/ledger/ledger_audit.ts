@@ -227,7 +227,7 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
       ],
     },
     describe: (row) =>
-      `withdrawal ${row.id} of ${row.owner} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}): ` +
+      `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}) of ${row.owner}: ` +
       `debited ${row.debited ?? 'nothing'} from ${row.debited_from ?? 'nothing'}, ` +
       `reversed ${row.reversed ?? 'nothing'} to ${row.restored_to ?? 'nothing'}, ` +
       `paid out ${row.paid_out ?? 'nothing'}, fee posted ${row.fee ?? 'nothing'}`,

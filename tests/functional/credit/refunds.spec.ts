@@ -1,5 +1,7 @@
 import { test } from '@japa/runner'
+import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { SignInChallenges } from '#auth/sign_in_challenges'
@@ -8,6 +10,11 @@ import { refundStatement } from '#credit/refund_terms'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { creditedWallet, newWallet, signedRefund } from '#tests/support/credit'
+import {
+  forgetRateLimitCounts,
+  setRateLimits,
+  trustLoopbackProxy,
+} from '#tests/support/rate_limits'
 import { signIn, signMessage } from '#tests/support/sign_in'
 import { useWithdrawalStack } from '#tests/support/withdrawals'
 
@@ -276,5 +283,60 @@ test.group('Refunding credit', (group) => {
     anonymous.assertStatus(401)
     someoneElse.assertStatus(404)
     someoneElse.assertBodyContains({ error: { code: 'refund_not_found' } })
+  })
+})
+
+test.group('Refund requests are rate limited', (group) => {
+  let restore: Array<() => void> = []
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(async () => {
+    await forgetRateLimitCounts()
+    restore = []
+    return () => restore.forEach((undo) => undo())
+  })
+
+  const askRefund = (client: ApiClient, address: string, clientAddress = '203.0.113.50') =>
+    client
+      .post('/credit/refunds/nonce')
+      .header('x-forwarded-for', clientAddress)
+      .json({ address, amount_stx: '1' })
+
+  test("per wallet, asked or signed: past the wallet's limit it is refused, another wallet is served", async ({
+    client,
+    assert,
+  }) => {
+    restore.push(setRateLimits({ refunds: 2 }), trustLoopbackProxy())
+    const wallet = newWallet()
+
+    const asked = await askRefund(client, wallet.address, '203.0.113.51')
+    const signed = await client
+      .post('/credit/refunds')
+      .header('x-forwarded-for', '203.0.113.52')
+      .json({
+        message: asked.body().message,
+        signature: signMessage(asked.body().message, wallet.key),
+      })
+    const refused = await askRefund(client, wallet.address, '203.0.113.53')
+    const another = await askRefund(client, newWallet().address, '203.0.113.54')
+
+    asked.assertStatus(200)
+    signed.assertStatus(422)
+    refused.assertStatus(429)
+    assert.equal(refused.body().error.code, 'too_many_requests')
+    another.assertStatus(200)
+  })
+
+  test('per client address: fresh wallets from one address are refused past its limit', async ({
+    client,
+  }) => {
+    restore.push(setRateLimits({ refundsPerAddress: 2 }), trustLoopbackProxy())
+
+    await askRefund(client, newWallet().address)
+    await askRefund(client, newWallet().address)
+    const refused = await askRefund(client, newWallet().address)
+    const otherAddress = await askRefund(client, newWallet().address, '203.0.113.60')
+
+    refused.assertStatus(429)
+    otherAddress.assertStatus(200)
   })
 })
