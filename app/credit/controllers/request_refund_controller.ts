@@ -20,6 +20,7 @@ export default class RequestRefundController {
       message: messageAsSent(request.raw(), input.message)!,
       signature: input.signature,
     })
-    return response.status(created ? 202 : 200).send({ refund: refundView(refund, this.chain) })
+    const answer = { refund: refundView(refund, this.chain) }
+    return created ? response.status(202).send(answer) : answer
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
@@ -9,6 +10,7 @@ import { CreditBalances } from '#credit/credit_balances'
 import { refundStatement } from '#credit/refund_terms'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
+import { LedgerAudit } from '#ledger/ledger_audit'
 import { creditedWallet, newWallet, signedRefund } from '#tests/support/credit'
 import {
   forgetRateLimitCounts,
@@ -339,5 +341,42 @@ test.group('Refund requests are rate limited', (group) => {
 
     refused.assertStatus(429)
     otherAddress.assertStatus(200)
+  })
+})
+
+test.group('The audit of refunds', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test("ledger:audit names a refund that debited another wallet's credit than its own", async ({
+    assert,
+  }) => {
+    const wallet = newWallet()
+    const other = await creditedWallet(2n * STX)
+    const ledger = await app.container.make(Ledger)
+    const [refund] = await db
+      .table('withdrawals')
+      .insert({
+        credit_address: wallet.address,
+        idempotency_key: randomUUID(),
+        amount_microstx: '1000000',
+        destination_address: wallet.address,
+        memo: 'tb-r-audit',
+      })
+      .returning('id')
+    await db.transaction((trx) =>
+      ledger.debitForWithdrawal(trx, {
+        id: refund.id,
+        source: accounts.buyerCredit(other.address),
+        amount: 1n * STX,
+      })
+    )
+
+    const audit = await app.container.make(LedgerAudit)
+    const { discrepancies } = await audit.run()
+
+    assert.lengthOf(discrepancies, 1)
+    assert.include(discrepancies[0], `withdrawal ${refund.id} (pending, 1000000 µSTX, fee 0)`)
+    assert.include(discrepancies[0], `of credit:${wallet.address}`)
+    assert.include(discrepancies[0], `from credit:${other.address}`)
   })
 })
