@@ -87,6 +87,17 @@ test.group('Refunding credit', (group) => {
       balance_microstx: '0',
       balance_stx: '0',
     })
+    const statement = await client.get('/credit/statement').bearerToken(token)
+    assert.containsSubset(statement.body().lines, [
+      {
+        kind: 'refund',
+        amount_microstx: '-2500000',
+        refund_id: refund.id,
+        status: 'confirmed',
+        tx_hash: refund.tx_hash,
+      },
+      { kind: 'top_up', amount_microstx: '2500000' },
+    ])
   })
 
   test('a refund the node refuses is failed and the credit restored', async ({
@@ -107,6 +118,21 @@ test.group('Refunding credit', (group) => {
     })
     assert.equal(await creditOf(wallet.address), 3n * STX)
     assert.equal(stack.devnet.balanceOf(wallet.address), 0n)
+    const { token } = await signIn(client, wallet.key)
+    const statement = await client.get('/credit/statement').bearerToken(token)
+    assert.deepEqual(
+      statement
+        .body()
+        .lines.map((line: { kind: string; amount_microstx: string }) => [
+          line.kind,
+          line.amount_microstx,
+        ]),
+      [
+        ['refund_reversal', '1000000'],
+        ['refund', '-1000000'],
+        ['top_up', '3000000'],
+      ]
+    )
   })
 
   test('a refund aborted on chain is failed, the credit restored and the fee paid by the platform', async ({
