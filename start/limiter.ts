@@ -22,6 +22,7 @@ import ipaddr from 'ipaddr.js'
 import { E_RATE_LIMITER_UNAVAILABLE } from '#core/exceptions'
 import { bootedConfig } from '#core/injectable_config'
 import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
+import { signerOf } from '#auth/siws_message'
 
 /**
  * Longer than any address, handle or feed slug: two clients or feeds never
@@ -115,6 +116,16 @@ const byUser = ({ auth }: HttpContext) => `user_${auth.getUserOrFail().id}`
 const bySession = ({ auth }: HttpContext) =>
   `token_${auth.getUserOrFail().currentAccessToken!.identifier}`
 
+/**
+ * The wallet a refund request names: `address` (the challenge's) or the
+ * signed `message`'s; unchecked here (a key part is at most 64 characters).
+ */
+const byRefundedWallet = ({ request }: HttpContext) => {
+  const message = request.input('message')
+  const wallet = typeof message === 'string' ? signerOf(message)?.address : request.input('address')
+  return `wallet_${part(wallet)}`
+}
+
 export const throttle = {
   signIn: throttled('signIn', byAddress),
   registration: [throttled('registration', byUser), throttled('registrationPerAddress', byAddress)],
@@ -128,4 +139,5 @@ export const throttle = {
     throttled('walletLinkingPerAddress', byAddress),
   ],
   topUps: whenPaying(throttled('topUps', byAddress)),
+  refunds: [throttled('refunds', byRefundedWallet), throttled('refundsPerAddress', byAddress)],
 }

@@ -357,6 +357,20 @@ export const ERROR_CODES = {
     in: ERROR,
     meaning: 'a top-up above the maximum (100 STX by default, config/credit.ts)',
   },
+  // Prepaid credit: refunds, balance and statement (docs/credit.md)
+  insufficient_credit: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      "a refund above the wallet's credit at the moment of the debit; nothing is written (the message names its amount: ask for a new challenge for a smaller one)",
+  },
+  refund_below_minimum: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      'a refund below the minimum (0.01 STX, config/credit.ts): the platform pays its network fee',
+  },
+  refund_not_found: { status: 404, in: ERROR, meaning: 'the wallet has no such refund' },
 
   // Payments
   payment_not_found: {

@@ -21,6 +21,8 @@ export interface RateLimitsConfigValues {
   walletLinking: RateLimit
   walletLinkingPerAddress: RateLimit
   topUps: RateLimit
+  refunds: RateLimit
+  refundsPerAddress: RateLimit
 }
 
 export type RateLimitName = keyof RateLimitsConfigValues

@@ -34,11 +34,11 @@ const BUYER_CREDIT: AccountKind = 'buyer_credit'
  * equal its ledger account, every
  * credited payment is a confirmed feed payment this service handed to the
  * node itself, for the amount posted, and every such payment is credited
- * (top-ups likewise); every withdrawal's postings match its status, and no
- * platform nonce is used by two withdrawals (what the chain says of them:
- * WithdrawalChainAudit); every wallet's credit is its confirmed top-ups less
- * its credit calls and refunds, never below zero, and every credit call is
- * posted once for its price (docs/credit.md#top-ups).
+ * (top-ups likewise); every withdrawal's postings (a refund's too) match its
+ * status and its source, and no platform nonce is used by two withdrawals
+ * (what the chain says of them: WithdrawalChainAudit); every wallet's credit
+ * is its confirmed top-ups less its credit calls and refunds, never below
+ * zero, and every credit call is posted once for its price (docs/credit.md).
  * Every check is one SELECT in `LEDGER_AUDIT_CHECKS`; they run together as one
  * statement, hence one snapshot, so postings committing meanwhile cannot fake
  * a difference.
@@ -69,19 +69,29 @@ export class LedgerAudit {
 
 const [DEBIT, REVERSAL, PAYOUT, FEE] = WITHDRAWAL_POSTING_KINDS
 
-/** A withdrawal's postings against its status, one row per withdrawal that differs. */
+/**
+ * A withdrawal's postings against its status, one row per withdrawal that
+ * differs; the debit and its reversal must move the withdrawal's own source
+ * (its provider's pending revenue, a refund's credit account).
+ */
 const withdrawalPostingsSql = `WITH postings AS (
-       SELECT t.reference, t.kind, sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit
+       SELECT t.reference, t.kind,
+              sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit,
+              max(e.account) FILTER (WHERE (t.kind = ? AND e.amount_microstx > 0)
+                                        OR (t.kind = ? AND e.amount_microstx < 0)) AS source
          FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
         WHERE t.kind = ANY(?)
         GROUP BY t.reference, t.kind
      ),
      withdrawal_postings AS (
        SELECT w.id, w.status, w.amount_microstx, w.fee_microstx, min(w.created_at) AS created_at,
+              coalesce('provider:' || w.provider_id || ':pending', 'credit:' || w.credit_address) AS owner,
               max(p.debit) FILTER (WHERE p.kind = ?) AS debited,
               max(p.debit) FILTER (WHERE p.kind = ?) AS reversed,
               max(p.debit) FILTER (WHERE p.kind = ?) AS paid_out,
-              max(p.debit) FILTER (WHERE p.kind = ?) AS fee
+              max(p.debit) FILTER (WHERE p.kind = ?) AS fee,
+              max(p.source) FILTER (WHERE p.kind = ?) AS debited_from,
+              max(p.source) FILTER (WHERE p.kind = ?) AS restored_to
          FROM withdrawals w LEFT JOIN postings p ON p.reference = w.id::text
         GROUP BY w.id
      )
@@ -92,6 +102,8 @@ const withdrawalPostingsSql = `WITH postings AS (
          OR greatest(reversed, paid_out) <> amount_microstx
          OR (status = 'confirmed' AND coalesce(fee_microstx, 0) > 0
              AND fee IS DISTINCT FROM fee_microstx)
+         OR debited_from IS DISTINCT FROM owner
+         OR (reversed IS NOT NULL AND restored_to IS DISTINCT FROM owner)
       ORDER BY created_at`
 
 /**
@@ -233,11 +245,22 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
     // confirmed one paid out (with its network fee), and nothing else.
     select: {
       sql: withdrawalPostingsSql,
-      bindings: [[...WITHDRAWAL_POSTING_KINDS], DEBIT, REVERSAL, PAYOUT, FEE],
+      bindings: [
+        DEBIT,
+        REVERSAL,
+        [...WITHDRAWAL_POSTING_KINDS],
+        DEBIT,
+        REVERSAL,
+        PAYOUT,
+        FEE,
+        DEBIT,
+        REVERSAL,
+      ],
     },
     describe: (row) =>
-      `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}): ` +
-      `debited ${row.debited ?? 'nothing'}, reversed ${row.reversed ?? 'nothing'}, ` +
+      `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}) of ${row.owner}: ` +
+      `debited ${row.debited ?? 'nothing'} from ${row.debited_from ?? 'nothing'}, ` +
+      `reversed ${row.reversed ?? 'nothing'} to ${row.restored_to ?? 'nothing'}, ` +
       `paid out ${row.paid_out ?? 'nothing'}, fee posted ${row.fee ?? 'nothing'}`,
   },
   {
