@@ -51,6 +51,12 @@ const rateLimitsConfig = defineConfig({
   walletLinking: limit(10, 60),
   /** The same, per client address (an IPv6 client by its /64): sessions of one wallet cost nothing. */
   walletLinkingPerAddress: limit(40, 60),
+  /** POST /credit/top-ups carrying a payment (the unpaid 402 is not counted), per client address. */
+  topUps: limit(20, 60),
+  /** POST /credit/refunds/nonce and POST /credit/refunds together, per refunded wallet. */
+  refunds: limit(10, 60),
+  /** The same, per client address (an IPv6 client by its /64): a refund moves money. */
+  refundsPerAddress: limit(40, 60),
 })
 
 export default rateLimitsConfig

@@ -32,10 +32,12 @@ router.use([
  * Per route: `.use(middleware.auth())` requires a bearer session token (app/auth);
  * `middleware.ownedProvider()` after it, that the session's wallet owns the
  * provider `:id` (given to every owner route by `ownerRoutes`, app/provider_accounts);
- * `middleware.pageHeaders()` gives the pages their headers (app/web).
+ * `middleware.pageHeaders()` gives the pages their headers (app/web);
+ * `middleware.creditWallet()`, the wallet whose credit a session or a credit token reads (app/credit).
  */
 export const middleware = router.named({
   auth: () => import('#middleware/auth_middleware'),
   ownedProvider: () => import('#middleware/owned_provider_middleware'),
   pageHeaders: () => import('#middleware/page_headers_middleware'),
+  creditWallet: () => import('#middleware/credit_wallet_middleware'),
 })

@@ -22,6 +22,7 @@ import ipaddr from 'ipaddr.js'
 import { E_RATE_LIMITER_UNAVAILABLE } from '#core/exceptions'
 import { bootedConfig } from '#core/injectable_config'
 import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
+import { signerOf } from '#auth/siws_message'
 
 /**
  * Longer than any address, handle or feed slug: two clients or feeds never
@@ -102,10 +103,28 @@ export async function consumeRateLimit(name: RateLimitName, key: string) {
   }
 }
 
+/**
+ * Counts only requests that carry a payment: the unpaid 402 of a paid
+ * resource is a quote, answered without writing anything.
+ */
+function whenPaying(middleware: MiddlewareFn): MiddlewareFn {
+  return (ctx, next) => (ctx.request.header('payment-signature') ? middleware(ctx, next) : next())
+}
+
 const byAddress = ({ request }: HttpContext) => clientAddressKey(request.ip())
 const byUser = ({ auth }: HttpContext) => `user_${auth.getUserOrFail().id}`
 const bySession = ({ auth }: HttpContext) =>
   `token_${auth.getUserOrFail().currentAccessToken!.identifier}`
+
+/**
+ * The wallet a refund request names: `address` (the challenge's) or the
+ * signed `message`'s; unchecked here (a key part is at most 64 characters).
+ */
+const byRefundedWallet = ({ request }: HttpContext) => {
+  const message = request.input('message')
+  const wallet = typeof message === 'string' ? signerOf(message)?.address : request.input('address')
+  return `wallet_${part(wallet)}`
+}
 
 export const throttle = {
   signIn: throttled('signIn', byAddress),
@@ -119,4 +138,6 @@ export const throttle = {
     throttled('walletLinking', bySession),
     throttled('walletLinkingPerAddress', byAddress),
   ],
+  topUps: whenPaying(throttled('topUps', byAddress)),
+  refunds: [throttled('refunds', byRefundedWallet), throttled('refundsPerAddress', byAddress)],
 }

@@ -19,9 +19,10 @@ import { isSignedBy } from '#auth/wallet_signature'
 
 /**
  * What a signed challenge proves: a sign-in; (providers) control of a new
- * withdrawal wallet; the owner wallet's approval of that wallet.
+ * withdrawal wallet; the owner wallet's approval of that wallet; (credit) a
+ * refund of the amount its statement names to the wallet itself.
  */
-export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'approve_wallet'
+export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'approve_wallet' | 'credit_refund'
 
 export interface IssuedChallenge {
   nonce: string

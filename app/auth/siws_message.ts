@@ -61,3 +61,16 @@ export function formatSiwsMessage(message: SiwsMessage): string {
 export function statementOf(message: string): string | undefined {
   return message.split('\n')[3]
 }
+
+/**
+ * The wallet and nonce of a message formatSiwsMessage wrote, sent back by a
+ * client that signed it; null for any other text. What they name is only
+ * trusted once the challenge with that nonce is found to hold this message.
+ */
+export function signerOf(message: string): { address: string; nonce: string } | null {
+  const lines = message.split('\n')
+  const nonce = /^Nonce: ([0-9a-f]{1,128})$/.exec(lines[8] ?? '')?.[1]
+  const address = lines[1]
+  if (lines.length !== 11 || !nonce || !address) return null
+  return { address, nonce }
+}

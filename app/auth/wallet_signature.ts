@@ -1,6 +1,7 @@
 import { hashMessage } from '@stacks/encryption'
-import { PubKeyEncoding, publicKeyFromSignatureRsv, publicKeyToAddress } from '@stacks/transactions'
+import { publicKeyToAddress } from '@stacks/transactions'
 import type { NetworkPreset } from '#chain/network'
+import { type Secp256k1, secp256k1 } from '#chain/secp256k1'
 
 /** 65 bytes r ‖ s ‖ recovery id, as @stacks/connect `stx_signMessage` returns it. */
 const RSV_SIGNATURE = /^(?:0x)?([0-9a-fA-F]{130})$/
@@ -23,14 +24,11 @@ export interface SignedMessage {
  * from it for the network must be the wallet's: a caller-supplied key is
  * never trusted (it only has to name the recovered key when given).
  */
-export function isSignedBy({
-  message,
-  signature,
-  address,
-  network,
-  publicKeyHint,
-}: SignedMessage): boolean {
-  const keys = recoverPublicKeys(message, signature)
+export function isSignedBy(
+  { message, signature, address, network, publicKeyHint }: SignedMessage,
+  curve: Secp256k1 = secp256k1
+): boolean {
+  const keys = recoverPublicKeys(message, signature, curve)
   if (!keys) return false
   if (publicKeyHint !== undefined) {
     const hint = PUBLIC_KEY.exec(publicKeyHint)?.[1].toLowerCase()
@@ -40,17 +38,17 @@ export function isSignedBy({
 }
 
 /** The signer's key, compressed and uncompressed (addresses of either form exist), or null. */
-function recoverPublicKeys(message: string, signature: string): string[] | null {
-  const rsv = RSV_SIGNATURE.exec(signature)?.[1].toLowerCase()
+function recoverPublicKeys(message: string, signature: string, curve: Secp256k1): string[] | null {
+  const rsv = RSV_SIGNATURE.exec(signature)?.[1]
   if (!rsv) return null
-  const messageHash = Buffer.from(hashMessage(message)).toString('hex')
-  try {
-    return [
-      publicKeyFromSignatureRsv(messageHash, rsv, PubKeyEncoding.Compressed),
-      publicKeyFromSignatureRsv(messageHash, rsv, PubKeyEncoding.Uncompressed),
-    ]
-  } catch {
+  const bytes = Buffer.from(rsv, 'hex')
+  const hash = hashMessage(message)
+  const keys: string[] = []
+  for (const compressed of [true, false]) {
+    const key = curve.recoverPublicKey(hash, bytes.subarray(0, 64), bytes[64], compressed)
     // Well-formed hex that is no valid signature (r or s out of range, bad recovery id).
-    return null
+    if (!key) return null
+    keys.push(Buffer.from(key).toString('hex'))
   }
+  return keys
 }

@@ -341,6 +341,37 @@ export const ERROR_CODES = {
       'the withdrawal wallet, not the owner wallet, was linked less than 24 h ago (configurable): withdrawals to it wait until the time the message gives (`withdrawal_wallet_held_until` of the provider)',
   },
 
+  // Prepaid credit: top-ups
+  invalid_top_up_amount: {
+    status: 422,
+    in: ERROR,
+    meaning: 'amount_stx of a top-up is not an amount of STX with at most 6 decimals',
+  },
+  top_up_below_minimum: {
+    status: 422,
+    in: ERROR,
+    meaning: 'a top-up below the minimum (0.1 STX by default, config/credit.ts)',
+  },
+  top_up_above_maximum: {
+    status: 422,
+    in: ERROR,
+    meaning: 'a top-up above the maximum (100 STX by default, config/credit.ts)',
+  },
+  // Prepaid credit: refunds, balance and statement (docs/credit.md)
+  insufficient_credit: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      "a refund above the wallet's credit at the moment of the debit; nothing is written (the message names its amount: ask for a new challenge for a smaller one)",
+  },
+  refund_below_minimum: {
+    status: 422,
+    in: ERROR,
+    meaning:
+      'a refund below the minimum (0.01 STX, config/credit.ts): the platform pays its network fee',
+  },
+  refund_not_found: { status: 404, in: ERROR, meaning: 'the wallet has no such refund' },
+
   // Payments
   payment_not_found: {
     status: 404,

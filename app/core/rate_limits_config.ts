@@ -20,6 +20,9 @@ export interface RateLimitsConfigValues {
   withdrawals: RateLimit
   walletLinking: RateLimit
   walletLinkingPerAddress: RateLimit
+  topUps: RateLimit
+  refunds: RateLimit
+  refundsPerAddress: RateLimit
 }
 
 export type RateLimitName = keyof RateLimitsConfigValues

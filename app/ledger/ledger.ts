@@ -23,7 +23,10 @@ export interface LedgerEntry {
 export type PostingKind =
   /** A confirmed feed payment (reference: its txid). */
   | 'payment'
-  /** A provider's pending revenue debited for a withdrawal (reference: the withdrawal id), … */
+  /**
+   * A provider's pending revenue, or a wallet's credit for a refund, debited
+   * for a withdrawal (reference: the withdrawal id), …
+   */
   | 'withdrawal'
   /** … restored when it failed, … */
   | 'withdrawal_reversal'
@@ -149,22 +152,22 @@ export class Ledger {
   }
 
   /**
-   * A withdrawal's debit of the provider's pending revenue (provider pending →
-   * payouts in flight), in the caller's transaction that inserts the
-   * withdrawal. False, with nothing written, when the balance no longer covers
-   * the amount.
+   * A withdrawal's debit of what it pays out — a provider's pending revenue,
+   * or a wallet's credit for a refund (`source`) — into the payouts in
+   * flight, in the caller's transaction that inserts the withdrawal. False,
+   * with nothing written, when the balance no longer covers the amount.
    */
   async debitForWithdrawal(
     trx: TransactionClientContract,
-    withdrawal: { id: string; providerId: string; amount: Microstx }
+    withdrawal: { id: string; source: LedgerAccount; amount: Microstx }
   ): Promise<boolean> {
-    const { id, providerId, amount } = withdrawal
+    const { id, source, amount } = withdrawal
     try {
       await this.post(trx, {
         kind: 'withdrawal',
         reference: id,
         entries: [
-          { account: accounts.providerPending(providerId), amount },
+          { account: source, amount },
           { account: accounts.payoutsInFlight, amount: -amount },
         ],
       })
@@ -175,18 +178,18 @@ export class Ledger {
     }
   }
 
-  /** A failed withdrawal: the provider's pending revenue restored by a compensating posting. */
+  /** A failed withdrawal: its source (pending revenue or credit) restored by a compensating posting. */
   async reverseWithdrawal(
     trx: TransactionClientContract,
-    withdrawal: { id: string; providerId: string; amount: Microstx }
+    withdrawal: { id: string; source: LedgerAccount; amount: Microstx }
   ) {
-    const { id, providerId, amount } = withdrawal
+    const { id, source, amount } = withdrawal
     return this.post(trx, {
       kind: 'withdrawal_reversal',
       reference: id,
       entries: [
         { account: accounts.payoutsInFlight, amount },
-        { account: accounts.providerPending(providerId), amount: -amount },
+        { account: source, amount: -amount },
       ],
     })
   }

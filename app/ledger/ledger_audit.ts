@@ -4,6 +4,7 @@ import { type Select, type TextRow, selectTogether } from '#core/select_together
 import { type AccountKind, accounts } from '#ledger/accounts'
 import { type PostingKind, WITHDRAWAL_POSTING_KINDS, WITHDRAWN_POSTING_KINDS } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
+import type { PaymentPurpose } from '#payments/payment_records'
 
 export interface LedgerAuditReport {
   transactions: number
@@ -20,7 +21,10 @@ export interface AuditCheck {
 
 /* The ledger's kinds, bound into the checks' SQL from their typed definitions. */
 const PAYMENT: PostingKind = 'payment'
+const CREDIT_TOP_UP: PostingKind = 'credit_top_up'
+const CREDIT_CALL: PostingKind = 'credit_call'
 const PROVIDER_PENDING: AccountKind = 'provider_pending'
+const BUYER_CREDIT: AccountKind = 'buyer_credit'
 
 /**
  * Recomputes what the ledger guarantees and reports every difference: each
@@ -29,9 +33,12 @@ const PROVIDER_PENDING: AccountKind = 'provider_pending'
  * entries and leave it at or above zero, every provider's cached balances
  * equal its ledger account, every
  * credited payment is a confirmed feed payment this service handed to the
- * node itself, for the amount posted, and every such payment is credited;
- * every withdrawal's postings match its status, and no platform nonce is used
- * by two withdrawals (what the chain says of them: WithdrawalChainAudit).
+ * node itself, for the amount posted, and every such payment is credited
+ * (top-ups likewise); every withdrawal's postings (a refund's too) match its
+ * status and its source, and no platform nonce is used by two withdrawals
+ * (what the chain says of them: WithdrawalChainAudit); every wallet's credit
+ * is its confirmed top-ups less its credit calls and refunds, never below
+ * zero, and every credit call is posted once for its price (docs/credit.md).
  * Every check is one SELECT in `LEDGER_AUDIT_CHECKS`; they run together as one
  * statement, hence one snapshot, so postings committing meanwhile cannot fake
  * a difference.
@@ -62,19 +69,29 @@ export class LedgerAudit {
 
 const [DEBIT, REVERSAL, PAYOUT, FEE] = WITHDRAWAL_POSTING_KINDS
 
-/** A withdrawal's postings against its status, one row per withdrawal that differs. */
+/**
+ * A withdrawal's postings against its status, one row per withdrawal that
+ * differs; the debit and its reversal must move the withdrawal's own source
+ * (its provider's pending revenue, a refund's credit account).
+ */
 const withdrawalPostingsSql = `WITH postings AS (
-       SELECT t.reference, t.kind, sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit
+       SELECT t.reference, t.kind,
+              sum(e.amount_microstx) FILTER (WHERE e.amount_microstx > 0) AS debit,
+              max(e.account) FILTER (WHERE (t.kind = ? AND e.amount_microstx > 0)
+                                        OR (t.kind = ? AND e.amount_microstx < 0)) AS source
          FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
         WHERE t.kind = ANY(?)
         GROUP BY t.reference, t.kind
      ),
      withdrawal_postings AS (
        SELECT w.id, w.status, w.amount_microstx, w.fee_microstx, min(w.created_at) AS created_at,
+              coalesce('provider:' || w.provider_id || ':pending', 'credit:' || w.credit_address) AS owner,
               max(p.debit) FILTER (WHERE p.kind = ?) AS debited,
               max(p.debit) FILTER (WHERE p.kind = ?) AS reversed,
               max(p.debit) FILTER (WHERE p.kind = ?) AS paid_out,
-              max(p.debit) FILTER (WHERE p.kind = ?) AS fee
+              max(p.debit) FILTER (WHERE p.kind = ?) AS fee,
+              max(p.source) FILTER (WHERE p.kind = ?) AS debited_from,
+              max(p.source) FILTER (WHERE p.kind = ?) AS restored_to
          FROM withdrawals w LEFT JOIN postings p ON p.reference = w.id::text
         GROUP BY w.id
      )
@@ -85,7 +102,64 @@ const withdrawalPostingsSql = `WITH postings AS (
          OR greatest(reversed, paid_out) <> amount_microstx
          OR (status = 'confirmed' AND coalesce(fee_microstx, 0) > 0
              AND fee IS DISTINCT FROM fee_microstx)
+         OR debited_from IS DISTINCT FROM owner
+         OR (reversed IS NOT NULL AND restored_to IS DISTINCT FROM owner)
       ORDER BY created_at`
+
+/**
+ * The checks of the transfers the ledger credits, for one posting kind and
+ * the purpose of its payments: every posting is of a payment of that purpose
+ * this service claimed, confirmed and handed to the node itself (a credit
+ * for a transfer we did not broadcast is money sold twice: issue 9's top-up
+ * attack), for the amount the platform wallet received; and every such
+ * confirmed payment is posted.
+ */
+function redeemedTransferChecks(of: {
+  kind: PostingKind
+  purpose: PaymentPurpose
+  /** What a confirmed payment of the purpose is called, and what its posting pays for. */
+  noun: string
+  what: string
+}): AuditCheck[] {
+  return [
+    {
+      select: {
+        sql: `SELECT t.reference, p.txid, p.purpose, p.status, p.broadcast_at, p.amount_microstx, w.received
+                FROM ledger_transactions t
+                LEFT JOIN (SELECT transaction_id, sum(amount_microstx) AS received FROM ledger_entries
+                            WHERE account = ? GROUP BY transaction_id) w ON w.transaction_id = t.id
+                LEFT JOIN payments p ON p.txid = t.reference
+               WHERE t.kind = ?
+                 AND (p.txid IS NULL OR p.purpose <> ? OR p.status <> 'confirmed'
+                      OR p.broadcast_at IS NULL OR p.amount_microstx IS DISTINCT FROM w.received)
+               ORDER BY t.created_at, t.id`,
+        bindings: [accounts.platformWallet.name, of.kind, of.purpose],
+      },
+      describe: (row) => {
+        const posting = `${of.kind} posting "${row.reference}"`
+        if (row.txid === null) return `${posting} has no payment this service claimed`
+        if (row.purpose !== of.purpose) {
+          return `${posting} credits a ${row.purpose} settlement, not a ${of.what}`
+        }
+        if (row.status !== 'confirmed') return `${posting} credits a payment that is ${row.status}`
+        if (row.broadcast_at === null) {
+          return `${posting} credits a transfer with no record of this service broadcasting it`
+        }
+        return `${posting} received ${row.received} µSTX, the payment is of ${row.amount_microstx} µSTX`
+      },
+    },
+    {
+      select: {
+        sql: `SELECT p.txid FROM payments p
+               WHERE p.purpose = ? AND p.status = 'confirmed'
+                 AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = ? AND t.reference = p.txid)
+               ORDER BY p.claimed_at`,
+        bindings: [of.purpose, of.kind],
+      },
+      describe: (row) => `confirmed ${of.noun} 0x${row.txid} has no ledger posting`,
+    },
+  ]
+}
 
 /** The audit's checks, each a SELECT of one row per problem. */
 export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
@@ -159,53 +233,34 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
     describe: (row) =>
       `provider ${row.handle}: cached pending/earned/withdrawn ${row.pending_revenue_microstx}/${row.lifetime_earned_microstx}/${row.total_withdrawn_microstx} µSTX, ledger says ${row.pending}/${row.earned}/${row.withdrawn}`,
   },
-  {
-    // A credit for a transfer we did not broadcast is money sold twice (issue 9's top-up attack).
-    select: {
-      sql: `SELECT t.reference, p.txid, p.purpose, p.status, p.broadcast_at, p.amount_microstx, w.received
-              FROM ledger_transactions t
-              LEFT JOIN (SELECT transaction_id, sum(amount_microstx) AS received FROM ledger_entries
-                          WHERE account = ? GROUP BY transaction_id) w ON w.transaction_id = t.id
-              LEFT JOIN payments p ON p.txid = t.reference
-             WHERE t.kind = ?
-               AND (p.txid IS NULL OR p.purpose <> 'feed' OR p.status <> 'confirmed'
-                    OR p.broadcast_at IS NULL OR p.amount_microstx IS DISTINCT FROM w.received)
-             ORDER BY t.created_at, t.id`,
-      bindings: [accounts.platformWallet.name, PAYMENT],
-    },
-    describe: (row) => {
-      const what = `payment posting "${row.reference}"`
-      if (row.txid === null) return `${what} has no payment this service claimed`
-      if (row.purpose !== 'feed')
-        return `${what} credits a ${row.purpose} settlement, not a feed call`
-      if (row.status !== 'confirmed') return `${what} credits a payment that is ${row.status}`
-      if (row.broadcast_at === null) {
-        return `${what} credits a transfer with no record of this service broadcasting it`
-      }
-      return `${what} received ${row.received} µSTX, the payment is of ${row.amount_microstx} µSTX`
-    },
-  },
-  {
-    // Every confirmed feed payment is credited.
-    select: {
-      sql: `SELECT p.txid FROM payments p
-             WHERE p.purpose = 'feed' AND p.status = 'confirmed'
-               AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.kind = ? AND t.reference = p.txid)
-             ORDER BY p.claimed_at`,
-      bindings: [PAYMENT],
-    },
-    describe: (row) => `confirmed payment 0x${row.txid} has no ledger posting`,
-  },
+  ...redeemedTransferChecks({ kind: PAYMENT, purpose: 'feed', noun: 'payment', what: 'feed call' }),
+  ...redeemedTransferChecks({
+    kind: CREDIT_TOP_UP,
+    purpose: 'credit_top_up',
+    noun: 'top-up',
+    what: 'top-up',
+  }),
   {
     // Each withdrawal is debited once for its amount; a failed one is reversed, a
     // confirmed one paid out (with its network fee), and nothing else.
     select: {
       sql: withdrawalPostingsSql,
-      bindings: [[...WITHDRAWAL_POSTING_KINDS], DEBIT, REVERSAL, PAYOUT, FEE],
+      bindings: [
+        DEBIT,
+        REVERSAL,
+        [...WITHDRAWAL_POSTING_KINDS],
+        DEBIT,
+        REVERSAL,
+        PAYOUT,
+        FEE,
+        DEBIT,
+        REVERSAL,
+      ],
     },
     describe: (row) =>
-      `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}): ` +
-      `debited ${row.debited ?? 'nothing'}, reversed ${row.reversed ?? 'nothing'}, ` +
+      `withdrawal ${row.id} (${row.status}, ${row.amount_microstx} µSTX, fee ${row.fee_microstx ?? 0}) of ${row.owner}: ` +
+      `debited ${row.debited ?? 'nothing'} from ${row.debited_from ?? 'nothing'}, ` +
+      `reversed ${row.reversed ?? 'nothing'} to ${row.restored_to ?? 'nothing'}, ` +
       `paid out ${row.paid_out ?? 'nothing'}, fee posted ${row.fee ?? 'nothing'}`,
   },
   {
@@ -229,5 +284,75 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
     },
     describe: (row) =>
       `platform nonce ${row.nonce} of ${row.sender_address} is used by ${row.uses} withdrawals`,
+  },
+  {
+    // Every wallet's credit is its confirmed top-ups less its credit calls and its refunds
+    // (refund withdrawals net of their reversals), and never below zero (docs/credit.md).
+    select: {
+      sql: `WITH ledger AS (
+              SELECT a.wallet_address AS address,
+                     coalesce(-sum(e.amount_microstx), 0) AS balance,
+                     coalesce(sum(e.amount_microstx) FILTER (WHERE t.kind = ANY(?)), 0) AS refunds
+                FROM ledger_accounts a
+                LEFT JOIN ledger_entries e ON e.account = a.name
+                LEFT JOIN ledger_transactions t ON t.id = e.transaction_id
+               WHERE a.kind = ?
+               GROUP BY a.wallet_address
+            ), top_ups AS (
+              SELECT payer AS address, sum(amount_microstx) AS total FROM payments
+               WHERE purpose = 'credit_top_up' AND status = 'confirmed' GROUP BY payer
+            ), calls AS (
+              SELECT payer AS address, sum(price_microstx) AS total FROM credit_calls GROUP BY payer
+            ), credit AS (
+              SELECT w.address, coalesce(l.balance, 0) AS balance, coalesce(u.total, 0) AS top_ups,
+                     coalesce(c.total, 0) AS calls, coalesce(l.refunds, 0) AS refunds
+                FROM (SELECT address FROM ledger UNION SELECT address FROM top_ups
+                      UNION SELECT address FROM calls) w
+                LEFT JOIN ledger l ON l.address = w.address
+                LEFT JOIN top_ups u ON u.address = w.address
+                LEFT JOIN calls c ON c.address = w.address
+            )
+            SELECT * FROM credit
+             WHERE balance <> top_ups - calls - refunds OR balance < 0
+             ORDER BY address`,
+      bindings: [[...WITHDRAWN_POSTING_KINDS], BUYER_CREDIT],
+    },
+    describe: (row) => {
+      const expected =
+        parseMicrostx(String(row.top_ups)) -
+        parseMicrostx(String(row.calls)) -
+        parseMicrostx(String(row.refunds))
+      return (
+        `credit of ${row.address}: balance ${row.balance} µSTX, its top-ups ${row.top_ups} less ` +
+        `calls ${row.calls} and refunds ${row.refunds} make ${expected} µSTX` +
+        (parseMicrostx(String(row.balance)) < 0n ? ', below zero' : '')
+      )
+    },
+  },
+  {
+    // Every credit call posting debits its payer's credit by the call's price, and every
+    // credit call is posted.
+    select: {
+      sql: `WITH postings AS (
+              SELECT id, reference, created_at FROM ledger_transactions WHERE kind = ?
+            ), debits AS (
+              SELECT e.transaction_id, a.wallet_address, sum(e.amount_microstx) AS debited
+                FROM ledger_entries e JOIN ledger_accounts a ON a.name = e.account
+               WHERE a.kind = ? AND e.transaction_id IN (SELECT id FROM postings)
+               GROUP BY e.transaction_id, a.wallet_address
+            )
+            SELECT p.reference, c.id, c.payer, c.price_microstx, d.debited
+              FROM postings p
+              FULL JOIN credit_calls c ON c.id::text = p.reference
+              LEFT JOIN debits d ON d.transaction_id = p.id AND d.wallet_address = c.payer
+             WHERE c.id IS NULL OR p.id IS NULL OR c.price_microstx IS DISTINCT FROM d.debited
+             ORDER BY c.created_at, p.created_at`,
+      bindings: [CREDIT_CALL, BUYER_CREDIT],
+    },
+    describe: (row) => {
+      if (row.id === null) return `credit_call posting "${row.reference}" has no credit call`
+      if (row.reference === null) return `credit call ${row.id} has no ledger posting`
+      return `credit_call posting "${row.reference}" debits ${row.debited ?? 'nothing'} µSTX of ${row.payer}'s credit, the call cost ${row.price_microstx} µSTX`
+    },
   },
 ]

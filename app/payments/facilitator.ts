@@ -27,8 +27,8 @@ import { X402_VERSION } from '#payments/x402'
  * at a feed, and the reverse; settling never credits anyone. The one
  * exception is this service's own paywall settling through FACILITATOR_URL
  * (another instance on the same database), which proves it with the
- * paywall-proof header: a feed payment it claimed is settled for it,
- * recording nothing.
+ * paywall-proof header: a payment it claimed (a feed call, a top-up) is
+ * settled for it, recording nothing.
  */
 @inject()
 export class Facilitator {
@@ -144,10 +144,10 @@ export class Facilitator {
   ): Promise<Refusable> {
     const existing = await this.records.find(payment.txid)
     if (existing && existing.status !== 'released') {
-      // Our own paywall checking a claim it is about to hand over: not redeemed yet.
+      // Our own paywall checking a claim (a feed call or a top-up) it is about to hand over.
       const ours =
         existing.status === 'claimed' &&
-        existing.purpose === 'feed' &&
+        existing.purpose !== 'facilitator' &&
         this.#fromOurPaywall(payment, paywallProof)
       if (!ours) {
         return existing.status === 'failed'

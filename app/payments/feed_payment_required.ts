@@ -6,12 +6,19 @@ import { feedDeclaration } from '#feeds/feed_declaration'
 import type Feed from '#models/feed'
 import { type PaymentRequired, paymentRequired } from '#payments/x402'
 
+/** A call of a feed: the feed, its paid path, the query its driver accepted. */
+export interface FeedCall {
+  feed: Feed
+  path: string
+  query: Record<string, string>
+}
+
 /**
  * The 402 body (and `payment-required` header) of a feed request, with an
  * error code or not, carrying what the feed takes and answers (Bazaar).
  */
 export function feedPaymentRequired(
-  request: { feed: Feed; path: string; query: Record<string, string> },
+  request: FeedCall,
   options: { payTo: string; network: NetworkPreset; error?: ErrorCode }
 ): PaymentRequired {
   return paymentRequired({

@@ -8,6 +8,7 @@ import {
   transactionVerdict,
 } from '#chain/transaction_verdict'
 import { Clock } from '#core/clock'
+import { postConfirmedTopUp } from '#credit/confirmed_top_up'
 import { type Lease, RowLeases } from '#core/row_leases'
 import { Ledger } from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
@@ -159,10 +160,12 @@ export class PaymentLifecycle {
   }
 
   /**
-   * broadcast → confirmed; a feed payment is credited and logged in the same
-   * transaction. `already_confirmed`: another request or job got there first;
-   * `not_broadcast`: the row is not settling (never handed to the node, or
-   * settled otherwise).
+   * broadcast → confirmed; in the same transaction a feed payment is credited
+   * and logged, a top-up credited to its payer's credit with its answer
+   * stored (docs/credit.md#top-ups). Every confirmation — the request, the
+   * status route, the reconcile job — comes through here. `already_confirmed`:
+   * another request or job got there first; `not_broadcast`: the row is not
+   * settling (never handed to the node, or settled otherwise).
    */
   async confirm(txid: string, blockHeight: number | null): Promise<Confirmation> {
     return this.db.transaction(async (trx) => {
@@ -178,8 +181,17 @@ export class PaymentLifecycle {
         const current = await trx.from('payments').where('txid', txid).select('status').first()
         return current?.status === 'confirmed' ? 'already_confirmed' : 'not_broadcast'
       }
-      if (row.purpose !== 'feed') return 'confirmed'
       const amount = parseMicrostx(row.amount_microstx)
+      if (row.purpose === 'credit_top_up') {
+        const response = await postConfirmedTopUp(trx, this.ledger, {
+          txid,
+          payer: row.payer,
+          amount,
+        })
+        await trx.from('payments').where('txid', txid).update({ response })
+        return 'confirmed'
+      }
+      if (row.purpose !== 'feed') return 'confirmed'
       await this.ledger.post(trx, {
         kind: 'payment',
         reference: txid,

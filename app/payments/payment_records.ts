@@ -4,8 +4,11 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { parseMicrostx } from '#ledger/money'
 import type { PaymentInFlight } from '#payments/verify_payment'
 
-/** What a transfer is redeemed for: a paid feed call, or a `/facilitator/settle` request. */
-export type PaymentPurpose = 'feed' | 'facilitator'
+/**
+ * What a transfer is redeemed for: a paid feed call, a `/facilitator/settle`
+ * request, or prepaid credit (docs/credit.md#top-ups).
+ */
+export type PaymentPurpose = 'feed' | 'facilitator' | 'credit_top_up'
 
 /** The states of PaymentLifecycle: claimed → broadcast → confirmed / failed / released. */
 export type PaymentStatus = 'claimed' | 'broadcast' | 'confirmed' | 'failed' | 'released'
@@ -20,7 +23,10 @@ export interface PaymentRow {
   status: PaymentStatus
   payer: string
   payment_identifier: string | null
-  /** The exact JSON text served for it (feed payments, once fetched). */
+  /**
+   * The exact JSON text served for it: a feed payment's once fetched, before
+   * the broadcast; a top-up's once confirmed.
+   */
   response: string | null
   receipt_token_hash: string | null
 }

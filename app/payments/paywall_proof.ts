@@ -3,8 +3,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 /**
  * The header by which this service's paywall, settling through another
  * instance of itself (FACILITATOR_URL, same database and APP_KEY), proves to
- * that facilitator that a feed payment it claimed is its own to settle.
- * Without it, /facilitator/settle refuses a transfer a paid call holds.
+ * that facilitator that a payment it claimed (a feed call, a top-up) is its
+ * own to settle. Without it, /facilitator/settle refuses a transfer a paid
+ * call holds.
  */
 export const PAYWALL_PROOF_HEADER = 'x-tollbooth-paywall-proof'
 

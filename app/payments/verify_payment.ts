@@ -6,11 +6,8 @@ import {
   txidFromData,
 } from '@stacks/transactions'
 import { MINIMUM_FEE_RATE_PER_BYTE, type NetworkPreset } from '#chain/network'
-import {
-  decodeCanonicalTransaction,
-  errorMessage,
-  originAddress,
-} from '#chain/canonical_transaction'
+import { decodeCanonicalTransaction, originAddress } from '#chain/canonical_transaction'
+import { verifyOriginSignature } from '#chain/origin_signature'
 import type { Microstx } from '#ledger/money'
 import { type Refusable, refuse } from '#payments/payment_refusal'
 
@@ -98,13 +95,9 @@ export function decodeAndCheckTransaction(
     )
   }
 
-  try {
-    tx.verifyOrigin()
-  } catch (error) {
-    return refuse(
-      'invalid_signature',
-      `the origin signature does not verify: ${errorMessage(error)}`
-    )
+  const origin = verifyOriginSignature(tx)
+  if (!origin.ok) {
+    return refuse('invalid_signature', `the origin signature does not verify: ${origin.reason}`)
   }
 
   const payload = tx.payload

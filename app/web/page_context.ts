@@ -35,3 +35,8 @@ export interface DashboardProps {
   /** The feed sources providers may choose, from the drivers' declarations (config/feeds.ts). */
   sources: SourceChoice[]
 }
+
+/** The credit page island's props (resources/views/pages/credit.edge): config/credit.ts's refund minimum. */
+export interface CreditPageProps {
+  refundMinimumMicrostx: string
+}

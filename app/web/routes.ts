@@ -11,12 +11,14 @@ const ShowProviderPageController = () => import('#web/controllers/show_provider_
 const ShowProviderVerificationPageController = () =>
   import('#web/controllers/show_provider_verification_page_controller')
 const ShowDashboardPageController = () => import('#web/controllers/show_dashboard_page_controller')
+const ShowCreditPageController = () => import('#web/controllers/show_credit_page_controller')
 const ShowApiReferencePageController = () =>
   import('#web/controllers/show_api_reference_page_controller')
 
 /**
  * The pages people use. They live at `/` and under /market, /dashboard and
- * /docs, prefixes no API path uses, so a page never shadows the JSON an
+ * /docs, prefixes no API path uses, and at /credit, which no API path is
+ * (the credit API is under it), so a page never shadows the JSON an
  * agent reads (GET /providers/:handle, /leaderboard, … stay JSON for
  * everyone). Each carries `middleware.pageHeaders()`, which is also what
  * keeps it out of /openapi.json (app/web/page_routes.ts).
@@ -53,6 +55,7 @@ router
       })
       .prefix('/dashboard')
       .as('dashboard')
+    router.get('/credit', [ShowCreditPageController, 'handle']).as('credit')
     router.get('/docs/api', [ShowApiReferencePageController, 'handle']).as('docs.api')
   })
   .use(middleware.pageHeaders())

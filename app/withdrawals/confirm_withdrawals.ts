@@ -23,7 +23,8 @@ export interface ConfirmSummary {
  * call; their meaning is transactionVerdict's, as for payments), then
  * dispatches the queued ones.
  * - success in a block → confirmed;
- * - abort_* → failed, pending revenue restored (the fee is paid, the nonce used);
+ * - abort_* → failed, pending revenue (a refund: credit) restored (the fee is
+ *   paid, the nonce used);
  * - dropped_* → watched for `droppedGraceMs`, then sent again with the same
  *   bytes, or failed and restored when another transaction used its nonce;
  * - unknown to the node (never arrived, or the process stopped between the

@@ -40,7 +40,7 @@ export class WithdrawalChainAudit {
         }
         if (row.status === 'failed' && status?.confirmed) {
           findings.push(
-            `failed withdrawal ${row.id}: 0x${row.txid} was mined successfully, yet pending revenue was restored`
+            `failed withdrawal ${row.id}: 0x${row.txid} was mined successfully, yet its amount was restored`
           )
         }
       }

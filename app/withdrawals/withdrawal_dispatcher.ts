@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { makeSTXTokenTransfer } from '@stacks/transactions'
@@ -12,7 +13,7 @@ import type { Microstx } from '#ledger/money'
 import { WithdrawalsConfig } from '#withdrawals/define_config'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
 import { type SendClaim, WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
-import { toWithdrawal, type Withdrawal } from '#withdrawals/withdrawal_records'
+import { toWithdrawal, type Withdrawal, WithdrawalRecords } from '#withdrawals/withdrawal_records'
 
 /** Refusals that are about the nonce, not the withdrawal: re-synced and signed again. */
 const NONCE_REFUSALS = new Set(['bad_nonce', 'conflicting_nonce', 'too_much_chaining'])
@@ -35,8 +36,23 @@ export class WithdrawalDispatcher {
     private lifecycle: WithdrawalLifecycle,
     private clock: Clock,
     private chain: ChainConfig,
-    private config: WithdrawalsConfig
+    private config: WithdrawalsConfig,
+    private records: WithdrawalRecords
   ) {}
+
+  /**
+   * After a request committed its withdrawal (debited, queued): signs and
+   * sends what fits, and answers the withdrawal as it is now. A failure here
+   * leaves it queued: withdrawals:confirm sends it once the node answers.
+   */
+  async dispatchRequested(id: string): Promise<Withdrawal> {
+    try {
+      await this.dispatch()
+    } catch (error) {
+      logger.warn({ err: error, withdrawal_id: id }, 'withdrawal queued: dispatch failed')
+    }
+    return (await this.records.find(id))!
+  }
 
   /** Signs and sends what fits in the chain's limit; a nonce refusal gets one more round. */
   async dispatch(): Promise<void> {

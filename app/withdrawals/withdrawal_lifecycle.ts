@@ -10,17 +10,20 @@ import { Ledger } from '#ledger/ledger'
 import type { Microstx } from '#ledger/money'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
 import {
+  sourceAccount,
   toWithdrawal,
   UNSETTLED,
   type Withdrawal,
+  type WithdrawalOwner,
   type WithdrawalStatus,
 } from '#withdrawals/withdrawal_records'
 
 export interface NewWithdrawal {
-  providerId: string
+  owner: WithdrawalOwner
   idempotencyKey: string
   amount: Microstx
   destination: string
+  /** The platform's memo prefix (`tb`): the memo is `tb-w-<id>`, a refund's `tb-r-<id>`. */
   memoPrefix: string
 }
 
@@ -45,13 +48,14 @@ export interface SignedTransfer {
 }
 
 /**
- * The one owner of a withdrawal's state; nothing else writes `withdrawals.status`.
+ * The one owner of a withdrawal's state — a provider's, or a refund of a
+ * wallet's credit (docs/credit.md#refunds); nothing else writes `withdrawals.status`.
  * Every transition is one database transaction that also writes its ledger
  * posting and an event in `withdrawal_events`:
  *
  *   (none) ─request→ pending (debited) ─sign→ pending (nonce, bytes, txid) ─accepted→ broadcast
  *   pending | broadcast ─confirm→ confirmed  (payout and network fee posted)
- *   pending | broadcast ─fail→ failed        (pending revenue restored; fee posted if mined)
+ *   pending | broadcast ─fail→ failed        (its source restored; fee posted if mined)
  *   pending (signed) ─unsign→ pending        (the node refused the nonce: signed again later)
  *
  * Sending is claimed first (claimSend): one sender at a time, and the attempt
@@ -68,15 +72,16 @@ export class WithdrawalLifecycle {
   ) {}
 
   /**
-   * (none) → pending: the conditional debit of the provider's pending revenue
-   * and the row, in the caller's transaction. Null, with nothing written, when
-   * the balance no longer covers the amount.
+   * (none) → pending: the conditional debit of its source (the provider's
+   * pending revenue, or the wallet's credit for a refund) and the row, in the
+   * caller's transaction. Null, with nothing written, when the balance no
+   * longer covers the amount.
    */
   async request(trx: TransactionClientContract, request: NewWithdrawal) {
     const id = randomUUID()
     const debited = await this.ledger.debitForWithdrawal(trx, {
       id,
-      providerId: request.providerId,
+      source: sourceAccount(request.owner),
       amount: request.amount,
     })
     if (!debited) return null
@@ -84,11 +89,12 @@ export class WithdrawalLifecycle {
       .table('withdrawals')
       .insert({
         id,
-        provider_id: request.providerId,
+        provider_id: request.owner.providerId,
+        credit_address: request.owner.creditAddress,
         idempotency_key: request.idempotencyKey,
         amount_microstx: request.amount.toString(),
         destination_address: request.destination,
-        memo: `${request.memoPrefix}-w-${id.slice(0, 8)}`,
+        memo: `${request.memoPrefix}-${request.owner.creditAddress === null ? 'w' : 'r'}-${id.slice(0, 8)}`,
       })
       .returning('*')
     await this.#event(trx, id, null, 'pending', `requested ${request.amount} µSTX`)
@@ -293,8 +299,8 @@ export class WithdrawalLifecycle {
   }
 
   /**
-   * pending | broadcast → failed, the provider's pending revenue restored by a
-   * compensating posting. `mined`: the transaction was mined and aborted (the
+   * pending | broadcast → failed, its source (the provider's pending revenue,
+   * or the wallet's credit) restored by a compensating posting. `mined`: the transaction was mined and aborted (the
    * fee is paid, the nonce used); otherwise the nonce is given back unless
    * `nonceUsed` (another transaction took it). Refused while a sender's claim
    * is live, unless the caller holds it (`claim`), and, for a sender, once a
@@ -319,13 +325,19 @@ export class WithdrawalLifecycle {
         sending_until: null,
         updated_at: this.#now(),
       })
-      await this.ledger.reverseWithdrawal(trx, row)
+      await this.ledger.reverseWithdrawal(trx, { ...row, source: sourceAccount(row) })
       if (outcome.mined) await this.ledger.payWithdrawalFee(trx, { id, fee: row.fee ?? 0n })
       const nonceFree = !outcome.mined && !outcome.nonceUsed
       if (row.nonce !== null && row.senderAddress && nonceFree) {
         await this.nonces.release(trx, row.senderAddress, row.nonce)
       }
-      await this.#event(trx, id, row.status, 'failed', `${reason}; pending revenue restored`)
+      await this.#event(
+        trx,
+        id,
+        row.status,
+        'failed',
+        `${reason}; ${row.creditAddress === null ? 'pending revenue' : 'credit'} restored`
+      )
       return true
     })
   }

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { type LedgerAccount, accounts } from '#ledger/accounts'
 import { type Microstx, parseMicrostx } from '#ledger/money'
 import type { WithdrawalStatus } from '#withdrawals/withdrawal_api'
 
@@ -9,9 +10,30 @@ export type { WithdrawalStatus }
 
 export const UNSETTLED: WithdrawalStatus[] = ['pending', 'broadcast']
 
+/**
+ * Whose money a withdrawal pays out: a provider's pending revenue, or a
+ * wallet's credit — a refund, paid to that same wallet (docs/credit.md#refunds).
+ * The database holds exactly one of the two.
+ */
+export type WithdrawalOwner =
+  { providerId: string; creditAddress: null } | { providerId: null; creditAddress: string }
+
+/** The ledger account a withdrawal debits and a failed one restores. */
+export function sourceAccount(owner: {
+  providerId: string | null
+  creditAddress: string | null
+}): LedgerAccount {
+  if (owner.providerId !== null) return accounts.providerPending(owner.providerId)
+  if (owner.creditAddress !== null) return accounts.buyerCredit(owner.creditAddress)
+  throw new Error('a withdrawal belongs to a provider or to a credit wallet')
+}
+
 export interface Withdrawal {
   id: string
-  providerId: string
+  /** The provider whose pending revenue it pays out; null for a refund. */
+  providerId: string | null
+  /** The wallet whose credit it refunds (to that wallet); null for a provider's withdrawal. */
+  creditAddress: string | null
   idempotencyKey: string
   amount: Microstx
   destination: string
@@ -50,14 +72,20 @@ export class WithdrawalRecords {
     return row ? toWithdrawal(row) : null
   }
 
+  /** The owner's withdrawal under an idempotency key (unique per provider, and per refunded wallet). */
   async findByKey(
-    providerId: string,
+    owner: WithdrawalOwner,
     idempotencyKey: string,
-    trx: TransactionClientContract
+    client: QueryClientContract = this.db.connection()
   ): Promise<Withdrawal | null> {
-    const row = await trx
+    const row = await client
       .from('withdrawals')
-      .where({ provider_id: providerId, idempotency_key: idempotencyKey })
+      .where(
+        owner.providerId === null
+          ? { credit_address: owner.creditAddress }
+          : { provider_id: owner.providerId }
+      )
+      .where('idempotency_key', idempotencyKey)
       .first()
     return row ? toWithdrawal(row) : null
   }
@@ -92,6 +120,7 @@ export function toWithdrawal(row: Record<string, any>): Withdrawal {
   return {
     id: row.id,
     providerId: row.provider_id,
+    creditAddress: row.credit_address,
     idempotencyKey: row.idempotency_key,
     amount: parseMicrostx(row.amount_microstx),
     destination: row.destination_address,

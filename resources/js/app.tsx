@@ -8,6 +8,7 @@ import { type ComponentType, h, render } from 'preact'
 const islands: Record<string, () => Promise<{ default: ComponentType<any> }>> = {
   'account': () => import('./islands/account'),
   'activity': () => import('./islands/activity'),
+  'credit': () => import('./islands/credit'),
   'market-filter': () => import('./islands/market_filter'),
   'manifest-badge': () => import('./islands/manifest_badge'),
   'dashboard': () => import('./dashboard/dashboard'),

@@ -3,6 +3,7 @@ import router from '@adonisjs/core/services/router'
 import axe from 'axe-core'
 import type { Page } from 'playwright-core'
 import { randomPrivateKey } from '@stacks/transactions'
+import { topUp } from '#tests/support/credit'
 import { createFeeds } from '#tests/support/feeds'
 import { startLocalSite, useLocalSiteClient } from '#tests/support/local_site'
 import { mirrorRegistration, registerProvider } from '#tests/support/providers'
@@ -83,6 +84,7 @@ const PAGES: Visit[] = [
   { route: '/market/activity', path: '/market/activity', shows: LONG_AGENT_NAME },
   { route: '/dashboard', path: '/dashboard', shows: 'Connect wallet and sign in' },
   { route: '/docs/api', path: '/docs/api', shows: 'push-secret/rotate' },
+  { route: '/credit', path: '/credit', shows: 'Connect wallet and sign in' },
   {
     route: '/dashboard/register',
     path: '/dashboard/register',
@@ -96,6 +98,8 @@ const PAGES: Visit[] = [
     status: 404,
   },
   { signedIn: true, route: '/dashboard', path: '/dashboard', shows: 'Mirror Co' },
+  // The owner's wallet holds credit: a top-up in its statement and the refund form.
+  { signedIn: true, route: '/credit', path: '/credit', shows: 'Sign and refund' },
   {
     signedIn: true,
     route: '/dashboard/register',
@@ -330,6 +334,8 @@ test.group('Every page', (group) => {
         agent,
       }))
     )
+
+    await topUp(owner.walletAddress, 123_456_789n)
 
     setWallet([owner.key])
     const { page, problems } = session

@@ -9,10 +9,13 @@ import { FeedAvailability } from '#feeds/feed_availability'
 import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import type Feed from '#models/feed'
-import { ServePaidCall } from '#payments/actions/serve_paid_call'
+import { type PaidResource, ServePaidCall } from '#payments/actions/serve_paid_call'
 import { type FeedRef, paidFeedPath } from '#feeds/feed_paths'
-import { feedPaymentRequired } from '#payments/feed_payment_required'
+import type { ErrorCode } from '#core/error_codes'
+import { type FeedCall, feedPaymentRequired } from '#payments/feed_payment_required'
+import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
+import { resourceIdentity } from '#payments/x402'
 
 export interface FeedRequest {
   feed: FeedRef
@@ -53,20 +56,37 @@ export class ServeFeed {
     }
     const query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
     if (!request.paymentHeader) {
-      const options = { payTo: this.wallet.address, network: this.chain.network }
-      return { kind: 'payment_required', body: feedPaymentRequired({ feed, path, query }, options) }
+      return { kind: 'payment_required', body: this.#paymentRequired({ feed, path, query }) }
     }
     // Resolved only for a paying request: the unpaid 402 is the hot path, and building the
     // paid call's collaborators costs it about 15 µs per request (bench/paid_call.bench.ts).
     const paidCall = await app.container.make(ServePaidCall)
     return paidCall.execute({
-      feed,
-      path,
-      query,
+      resource: this.#paidResource({ feed, path, query }),
       paymentHeader: request.paymentHeader,
       agentName: request.agentName,
       startedAt,
     })
+  }
+
+  #paymentRequired(call: FeedCall, error?: ErrorCode) {
+    const options = { payTo: this.wallet.address, network: this.chain.network, error }
+    return feedPaymentRequired(call, options)
+  }
+
+  /** The feed call as the paid call sells it: its data, fetched once the payment is claimed. */
+  #paidResource(call: FeedCall): PaidResource {
+    const { feed, path, query } = call
+    return {
+      purpose: 'feed',
+      feedId: feed.id,
+      price: feed.priceMicrostx,
+      resource: resourceIdentity('GET', path, query),
+      paymentRequired: (error) => this.#paymentRequired(call, error),
+      // Serialised once: the same bytes are served now, stored, and replayed.
+      serve: async () =>
+        JSON.stringify(paidBody(feed.priceMicrostx, await this.reader.read(feed, query))),
+    }
   }
 
   /** The answer to a retry of a payment already taken for this call; null for any other. */
@@ -81,9 +101,7 @@ export class ServeFeed {
     }
     const paidCall = await app.container.make(ServePaidCall)
     return paidCall.replay({
-      feed,
-      path,
-      query,
+      resource: this.#paidResource({ feed, path, query }),
       paymentHeader: request.paymentHeader!,
       agentName: request.agentName,
       startedAt,

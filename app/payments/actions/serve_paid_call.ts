@@ -3,12 +3,9 @@ import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
 import { declaredCodeOf, type ErrorCode } from '#core/error_codes'
-import { FeedReader } from '#feeds/feed_reader'
-import { paidBody } from '#payments/paid_body'
-import type Feed from '#models/feed'
+import type { Microstx } from '#ledger/money'
 import { PaymentsConfig } from '#payments/define_config'
 import { E_SETTLEMENT_UNAVAILABLE, E_TOO_MANY_PAYMENTS_IN_FLIGHT } from '#payments/exceptions'
-import { feedPaymentRequired } from '#payments/feed_payment_required'
 import {
   PaidCallFailure,
   type PaidCallResult,
@@ -16,12 +13,13 @@ import {
   settlementResponse,
 } from '#payments/paid_call_response'
 import { type ExistingPayment, PaymentLifecycle } from '#payments/payment_lifecycle'
+import { type PaymentPurpose, PaymentRecords } from '#payments/payment_records'
 import { type PaymentRefusal, paymentRefusal } from '#payments/payment_refusal'
 import { PreBroadcastChecks } from '#payments/pre_broadcast_checks'
 import { newReceiptToken } from '#payments/receipts'
 import { PaymentSettlement, type SettlementOutcome } from '#payments/settlement/payment_settlement'
 import { type VerifiedPayment, decodeAndCheckTransaction } from '#payments/verify_payment'
-import { resourceIdentity } from '#payments/x402'
+import type { PaymentRequired } from '#payments/x402'
 import { type DecodedPayment, decodePaymentSignature } from '#payments/x402_codec'
 
 /* What happened to a payment (not a check of it) refusing this call. */
@@ -32,12 +30,32 @@ const settledByReconcile = paymentRefusal(
   'the reconcile job found the transaction on chain from someone else'
 )
 
+/**
+ * What one paid request sells, and on what terms: a feed call (ServeFeed) or
+ * a top-up of prepaid credit (BuyTopUp). Everything else about the payment —
+ * decoding, checks, claim, settlement, replays, receipts — is the same code.
+ */
+export interface PaidResource {
+  purpose: Exclude<PaymentPurpose, 'facilitator'>
+  /** The feed paid for (purpose `feed` only). */
+  feedId: string | null
+  /** What the transfer must pay at least, in µSTX. */
+  price: Microstx
+  /** Its identity stored with the payment, which a replay must match (resourceIdentity). */
+  resource: string
+  /** The 402 body (and `payment-required` header) asking for it, with an error code or not. */
+  paymentRequired(error?: ErrorCode): PaymentRequired
+  /**
+   * The exact JSON text to serve, made before the broadcast (a feed's data:
+   * the buyer is charged only for data it receives); null when the answer is
+   * made as the payment confirms (a top-up: PaymentLifecycle.confirm stores it).
+   */
+  serve(): Promise<string | null>
+}
+
 export interface PaidCallRequest {
-  feed: Feed
-  path: string
-  /** The query parameters the driver accepted. */
-  query: Record<string, string>
-  /** The `payment-signature` header (the unpaid 402 is answered by feedPaymentRequired alone). */
+  resource: PaidResource
+  /** The `payment-signature` header (the unpaid 402 is answered by the resource's requirements). */
   paymentHeader: string
   agentName?: string
   startedAt: number
@@ -48,7 +66,6 @@ interface PaidCall {
   request: PaidCallRequest
   payment: VerifiedPayment
   decoded: DecodedPayment
-  resource: string
   /** The payment-response of this payment: success, or the failure's code. */
   settlement(errorReason?: ErrorCode): ReturnType<typeof settlementResponse>
   /** The 402 of a refused payment, naming the transaction and payer. */
@@ -65,12 +82,14 @@ interface PaidCall {
  * record (payment, ledger, query log in one transaction) → respond. The buyer
  * is charged only for data it receives; no lock is held across network calls.
  * A failure after the payment decoded is thrown with its payment-response.
+ * A top-up of prepaid credit is paid through the same steps, with nothing to
+ * fetch (docs/credit.md#top-ups).
  */
 @inject()
 export class ServePaidCall {
   constructor(
-    private reader: FeedReader,
     private lifecycle: PaymentLifecycle,
+    private records: PaymentRecords,
     private checks: PreBroadcastChecks,
     private settlement: PaymentSettlement,
     private wallet: PlatformWallet,
@@ -84,10 +103,10 @@ export class ServePaidCall {
     if ('refusal' in verified) return verified.refusal
     const { call } = verified
     const claim = await this.lifecycle.claim({
-      purpose: 'feed',
+      purpose: request.resource.purpose,
       payment: call.payment,
-      feedId: request.feed.id,
-      resource: call.resource,
+      feedId: request.resource.feedId,
+      resource: request.resource.resource,
       network: this.chain.network.caip2,
       paymentIdentifier: call.decoded.paymentIdentifier,
       agentName: request.agentName,
@@ -114,8 +133,8 @@ export class ServePaidCall {
     request: PaidCallRequest
   ): Promise<{ call: PaidCall } | { refusal: PaidCallResult }> {
     const network = this.chain.network
-    const requirements = (error?: ErrorCode) =>
-      feedPaymentRequired(request, { payTo: this.wallet.address, network, error })
+    const { resource } = request
+    const requirements = (error?: ErrorCode) => resource.paymentRequired(error)
     const refused = (
       { code }: PaymentRefusal,
       transaction?: SettledTransaction
@@ -129,7 +148,7 @@ export class ServePaidCall {
     if (!decoded.ok) return { refusal: refused(decoded.refusal) }
     const checked = decodeAndCheckTransaction(
       decoded.payment.transaction,
-      { amount: request.feed.priceMicrostx, payTo: this.wallet.address, network },
+      { amount: resource.price, payTo: this.wallet.address, network },
       { maxFee: this.config.maxFeeMicrostx }
     )
     if (!checked.ok) return { refusal: refused(checked.refusal) }
@@ -139,7 +158,6 @@ export class ServePaidCall {
         request,
         payment,
         decoded: decoded.payment,
-        resource: resourceIdentity('GET', request.path, request.query),
         settlement: (errorReason) => settlementResponse(network.caip2, payment, errorReason),
         refused: (refusal) => refused(refusal, payment),
         failure: (error, code) =>
@@ -158,10 +176,10 @@ export class ServePaidCall {
     switch (claim.outcome) {
       case 'redeemed': {
         const sameClient =
-          claim.payment.purpose === 'feed' &&
+          claim.payment.purpose === call.request.resource.purpose &&
           call.decoded.paymentIdentifier !== undefined &&
           claim.payment.payment_identifier === call.decoded.paymentIdentifier &&
-          claim.payment.resource === call.resource &&
+          claim.payment.resource === call.request.resource.resource &&
           claim.payment.response !== null
         return sameClient
           ? { kind: 'paid', body: claim.payment.response!, settlement: call.settlement() }
@@ -170,8 +188,10 @@ export class ServePaidCall {
       case 'failed':
         return call.refused(failedOnChain)
       case 'in_flight':
-        // Settling through /facilitator/settle: redeemed there, never here as well.
-        if (claim.payment.purpose !== 'feed') return call.refused(alreadyUsed)
+        // Settling for something else (/facilitator/settle, a feed or a top-up): never here as well.
+        if (claim.payment.purpose !== call.request.resource.purpose) {
+          return call.refused(alreadyUsed)
+        }
         return this.#pending(call, undefined)
       case 'too_many_in_flight':
         throw call.failure(new E_TOO_MANY_PAYMENTS_IN_FLIGHT())
@@ -186,11 +206,12 @@ export class ServePaidCall {
   async #serveClaimed(call: PaidCall): Promise<PaidCallResult> {
     const { request, payment } = call
     let handedOver = false
-    let served: { body: string; outcome: SettlementOutcome; chainMs: number }
+    const { price } = request.resource
+    let served: { body: string | null; outcome: SettlementOutcome; chainMs: number }
     try {
       for (const check of [
         () => this.checks.check(payment),
-        () => this.settlement.verify(payment, request.feed.priceMicrostx),
+        () => this.settlement.verify(payment, price),
       ]) {
         const verdict = await check()
         if (!verdict.ok) {
@@ -199,23 +220,23 @@ export class ServePaidCall {
         }
       }
 
-      const body = await this.#responseBody(request)
+      const body = await request.resource.serve()
       // Someone may have broadcast the bytes while the source answered: still not ours to redeem.
       const stillOurs = await this.checks.refuseIfKnownToChain(payment.txid)
       if (!stillOurs.ok) {
         await this.lifecycle.release(payment.txid, stillOurs.refusal.code)
         return call.refused(stillOurs.refusal)
       }
-      const ours = await this.lifecycle.handOver(payment.txid, {
-        response: body,
-        responseMs: this.clock.now() - request.startedAt,
-      })
+      const ours = await this.lifecycle.handOver(
+        payment.txid,
+        body === null ? null : { response: body, responseMs: this.clock.now() - request.startedAt }
+      )
       handedOver = true
       // The reconcile job settled this claim meanwhile (the chain had it from someone else).
       if (!ours) return call.refused(settledByReconcile)
 
       const chainStarted = this.clock.now()
-      const outcome = await this.settlement.settle(payment, request.feed.priceMicrostx, {
+      const outcome = await this.settlement.settle(payment, price, {
         waitMs: Math.max(0, this.config.settlementBudgetMs - (chainStarted - request.startedAt)),
       })
       served = { body, outcome, chainMs: this.clock.now() - chainStarted }
@@ -231,25 +252,22 @@ export class ServePaidCall {
     }
   }
 
-  /** Serialised once: the same bytes are served now, stored, and replayed. */
-  async #responseBody(request: PaidCallRequest) {
-    const served = await this.reader.read(request.feed, request.query)
-    return JSON.stringify(paidBody(request.feed.priceMicrostx, served))
-  }
-
   async #answerSettlement(
     call: PaidCall,
-    served: { body: string; outcome: SettlementOutcome; chainMs: number }
+    served: { body: string | null; outcome: SettlementOutcome; chainMs: number }
   ): Promise<PaidCallResult> {
     const { outcome } = served
     const recorded = await this.lifecycle.applySettlement(call.payment.txid, outcome)
     switch (outcome.state) {
       case 'confirmed': {
         if (recorded === 'not_broadcast') return call.refused(failedOnChain)
+        // Made as the payment confirmed (here, or by whoever got there first).
+        const stored = served.body === null ? await this.records.find(call.payment.txid) : null
+        const body = served.body ?? stored?.response ?? ''
         const appMs = this.clock.now() - call.request.startedAt - served.chainMs
         return {
           kind: 'paid',
-          body: served.body,
+          body,
           settlement: call.settlement(),
           timing: { chainMs: served.chainMs, appMs },
         }

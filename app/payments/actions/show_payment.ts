@@ -30,9 +30,15 @@ export class ShowPayment {
     }
 
     let status = payment.status
+    let response = payment.response
     if (status === 'claimed' || status === 'broadcast') {
       const outcome = await this.lifecycle.applyChainStatus(txid, await this.watcher.lookup(txid))
       if (outcome !== 'pending') status = outcome === 'failed' ? 'failed' : 'confirmed'
+      // A top-up's answer is made as it confirms (docs/credit.md#top-ups).
+      if (status === 'confirmed' && response === null) {
+        const confirmed = await this.records.find(txid)
+        response = confirmed?.response ?? null
+      }
     }
 
     const network = this.chain.network.caip2
@@ -40,7 +46,7 @@ export class ShowPayment {
       case 'confirmed':
         return {
           kind: 'paid',
-          body: payment.response ?? '',
+          body: response ?? '',
           settlement: settlementResponse(network, payment),
         }
       case 'claimed':

@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
@@ -52,7 +51,11 @@ export class RequestWithdrawal {
   async execute(request: WithdrawalRequest): Promise<{ withdrawal: Withdrawal; created: boolean }> {
     const recorded = await this.db.transaction(async (trx) => {
       const provider = await lockedProvider(request.provider, trx)
-      const existing = await this.records.findByKey(provider.id, request.idempotencyKey, trx)
+      const existing = await this.records.findByKey(
+        { providerId: provider.id, creditAddress: null },
+        request.idempotencyKey,
+        trx
+      )
       if (existing) {
         const same =
           existing.amount === request.amount && existing.destination === request.destination
@@ -75,7 +78,7 @@ export class RequestWithdrawal {
       }
 
       const withdrawal = await this.lifecycle.request(trx, {
-        providerId: provider.id,
+        owner: { providerId: provider.id, creditAddress: null },
         idempotencyKey: request.idempotencyKey,
         amount: request.amount,
         destination: request.destination,
@@ -88,15 +91,9 @@ export class RequestWithdrawal {
     })
 
     if (!recorded.created) return recorded
-    try {
-      await this.dispatcher.dispatch()
-    } catch (error) {
-      // The withdrawal is debited and queued: withdrawals:confirm sends it once the node answers.
-      logger.warn(
-        { err: error, withdrawal_id: recorded.withdrawal.id },
-        'withdrawal queued: dispatch failed'
-      )
+    return {
+      withdrawal: await this.dispatcher.dispatchRequested(recorded.withdrawal.id),
+      created: true,
     }
-    return { withdrawal: (await this.records.find(recorded.withdrawal.id))!, created: true }
   }
 }

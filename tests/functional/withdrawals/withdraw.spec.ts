@@ -378,7 +378,7 @@ test.group('Withdrawing pending revenue', (group) => {
 
     assert.lengthOf(chainFindings, 1)
     assert.include(chainFindings[0], `failed withdrawal ${id}: 0x`)
-    assert.include(chainFindings[0], 'was mined successfully, yet pending revenue was restored')
+    assert.include(chainFindings[0], 'was mined successfully, yet its amount was restored')
     assert.lengthOf(ledgerFindings, 1)
     assert.include(ledgerFindings[0], `withdrawal ${id} (failed`)
     await db.from('withdrawals').where('id', id).update({ memo: 'tb-w-forged00' })

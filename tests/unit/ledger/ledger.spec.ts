@@ -101,7 +101,13 @@ test.group('Posting to the ledger', (group) => {
       entries: ledger.paymentEntries({ amount: 5000n, providerId }),
     })
     const debit = (id: string, amount: bigint) =>
-      db.transaction((trx) => ledger.debitForWithdrawal(trx, { id, providerId, amount }))
+      db.transaction((trx) =>
+        ledger.debitForWithdrawal(trx, {
+          id,
+          source: accounts.providerPending(providerId),
+          amount,
+        })
+      )
 
     const refused = await debit('00000000-0000-4000-8000-000000000001', 4851n)
     const taken = await debit('00000000-0000-4000-8000-000000000002', 4850n)
@@ -770,7 +776,11 @@ test.group('Postings of one provider running at once', (group) => {
         ],
       })
     )
-    const withdrawal = { id: randomUUID(), providerId: provider.id, amount: 300n }
+    const withdrawal = {
+      id: randomUUID(),
+      source: accounts.providerPending(provider.id),
+      amount: 300n,
+    }
     const posting = await other(ledger, provider.id)
 
     // A failure before the commit must not leave the provider locked: the
@@ -813,7 +823,11 @@ test.group('Postings of one provider running at once', (group) => {
     const { debited, provider, ledger } = await withdrawalBeside(async (books, providerId) => {
       const { db } = await services()
       await db.transaction((trx) =>
-        books.debitForWithdrawal(trx, { id: earlier, providerId, amount: 200n })
+        books.debitForWithdrawal(trx, {
+          id: earlier,
+          source: accounts.providerPending(providerId),
+          amount: 200n,
+        })
       )
       return {
         kind: 'withdrawal_reversal',

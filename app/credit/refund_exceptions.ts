@@ -1,0 +1,16 @@
+import { defineError } from '#core/error_codes'
+
+export const E_INSUFFICIENT_CREDIT = defineError<[available: string]>(
+  'insufficient_credit',
+  'The amount is more than the credit (%s µSTX)'
+)
+
+export const E_REFUND_BELOW_MINIMUM = defineError<[minimum: string]>(
+  'refund_below_minimum',
+  'A refund is at least %s µSTX'
+)
+
+export const E_REFUND_NOT_FOUND = defineError<[id: string]>(
+  'refund_not_found',
+  'This wallet has no refund "%s"'
+)

@@ -1,0 +1,45 @@
+import type { StatementLine } from '#credit/credit_statement'
+import { encodeStatementCursor } from '#credit/statement_validator'
+import { formatStx, type Microstx } from '#ledger/money'
+
+/** The JSON of a statement line: µSTX as signed decimal strings (+ adds to the credit). */
+function lineView(line: StatementLine) {
+  const common = {
+    kind: line.kind,
+    amount_microstx: line.amount.toString(),
+    amount_stx: formatStx(line.amount),
+    at: line.at.toISOString(),
+  }
+  switch (line.kind) {
+    case 'top_up':
+      return { ...common, tx_hash: `0x${line.txid}` }
+    case 'call':
+      return { ...common, call_id: line.callId, feed_id: line.feedId, resource: line.resource }
+    case 'refund':
+    case 'refund_reversal':
+      return {
+        ...common,
+        refund_id: line.refundId,
+        status: line.status,
+        tx_hash: line.txid ? `0x${line.txid}` : null,
+      }
+  }
+}
+
+/** GET /credit/statement's answer; `pagination.cursor` asks for the next (older) page. */
+export function statementView(
+  address: string,
+  statement: { balance: Microstx; lines: StatementLine[]; more: boolean }
+) {
+  const last = statement.lines.at(-1)
+  return {
+    address,
+    balance_microstx: statement.balance.toString(),
+    balance_stx: formatStx(statement.balance),
+    lines: statement.lines.map(lineView),
+    pagination: {
+      limit: statement.lines.length,
+      cursor: statement.more && last ? encodeStatementCursor(last.id) : null,
+    },
+  }
+}

@@ -1,0 +1,40 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import { E_UNAUTHENTICATED } from '#auth/exceptions'
+import { CreditTokenWallets } from '#credit/credit_token_wallets'
+import AuthMiddleware from '#middleware/auth_middleware'
+
+declare module '@adonisjs/core/http' {
+  export interface HttpContext {
+    /** The wallet whose credit the request reads (`middleware.creditWallet()`). */
+    creditWallet: string
+  }
+}
+
+/**
+ * `middleware.creditWallet()`: who may read a wallet's credit (balance,
+ * statement, refunds) — a Sign-In With Stacks session of that wallet, or a
+ * credit token bound to it (`credit-token` header), so an agent can read its
+ * own balance. Either only reads: money moves with a fresh signature. A
+ * token that is unknown or expired is 401 `unauthenticated`.
+ */
+@inject()
+export default class CreditWalletMiddleware {
+  constructor(private tokens: CreditTokenWallets) {}
+
+  async handle(ctx: HttpContext, next: NextFn) {
+    const token = ctx.request.header('credit-token')
+    if (token === undefined) {
+      return new AuthMiddleware().handle(ctx, () => {
+        ctx.creditWallet = ctx.auth.getUserOrFail().walletAddress
+        return next()
+      })
+    }
+    ctx.response.header('cache-control', 'no-store')
+    const wallet = await this.tokens.walletOf(token)
+    if (!wallet) throw new E_UNAUTHENTICATED()
+    ctx.creditWallet = wallet
+    return next()
+  }
+}

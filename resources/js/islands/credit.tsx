@@ -1,0 +1,294 @@
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import type { CreditPageProps } from '../../../app/web/page_context'
+import { Field, Metric, Notice, Problem, Spinner, described, useAction } from '../dashboard/ui'
+import { api } from '../lib/api'
+import { shortAddress, when } from '../lib/format'
+import { formatStx, parseStx, stx } from '../lib/money'
+import { site } from '../lib/site'
+import { useSession } from '../lib/use_session'
+import { signIn, signMessage } from '../lib/wallet'
+
+/** GET /credit/statement's answer (docs/credit.md#balance-and-statement). */
+interface StatementLine {
+  kind: 'top_up' | 'call' | 'refund' | 'refund_reversal'
+  amount_microstx: string
+  amount_stx: string
+  at: string
+  tx_hash?: string | null
+  resource?: string
+  status?: string
+}
+
+interface Statement {
+  balance_microstx: string
+  lines: StatementLine[]
+  pagination: { cursor: string | null }
+}
+
+interface Refund {
+  id: string
+  status: 'pending' | 'broadcast' | 'confirmed' | 'failed'
+  amount_stx: string
+  explorer_url: string | null
+  failure_reason: string | null
+}
+
+const LINE_WORDS: Record<StatementLine['kind'], string> = {
+  top_up: 'Top-up',
+  call: 'Call',
+  refund: 'Refund',
+  refund_reversal: 'Refund failed: credit restored',
+}
+
+/**
+ * /credit: the signed-in wallet's prepaid credit — its balance, its
+ * statement and a refund to the wallet, which the wallet signs (the session
+ * only reads).
+ */
+export default function Credit(props: CreditPageProps) {
+  const session = useSession()
+  if (!session) return <SignInCard />
+  return (
+    <WalletCredit address={session.walletAddress} minimum={BigInt(props.refundMinimumMicrostx)} />
+  )
+}
+
+function SignInCard() {
+  const { run, busy, error } = useAction(() => signIn())
+  return (
+    <div class="card card-centered">
+      <h1>Your credit</h1>
+      <p class="muted">
+        Sign in with the wallet that bought credit to see its balance and statement and to refund
+        what is left. Signing in pays nothing.
+      </p>
+      <Problem error={error} />
+      <button type="button" class="btn btn-primary" onClick={() => run()} disabled={busy}>
+        {busy ? 'Signing in…' : 'Connect wallet and sign in'}
+      </button>
+    </div>
+  )
+}
+
+function WalletCredit({ address, minimum }: { address: string; minimum: bigint }) {
+  const [statement, setStatement] = useState<Statement | null>(null)
+  const [older, setOlder] = useState<StatementLine[]>([])
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [refund, setRefund] = useState<Refund | null>(null)
+  const load = useAction(async () => {
+    const first = await api<Statement>('/credit/statement')
+    setStatement(first)
+    setOlder([])
+    setCursor(first.pagination.cursor)
+  })
+  const more = useAction(async () => {
+    if (!cursor) return
+    const page = await api<Statement>(`/credit/statement?cursor=${encodeURIComponent(cursor)}`)
+    setOlder((lines) => [...lines, ...page.lines])
+    setCursor(page.pagination.cursor)
+  })
+  const reload = useCallback(() => load.run(), [load.run])
+
+  useEffect(() => {
+    reload()
+  }, [address, reload])
+
+  const unsettled =
+    refund !== null && (refund.status === 'pending' || refund.status === 'broadcast')
+  useEffect(() => {
+    if (!unsettled || !refund) return
+    const timer = setInterval(async () => {
+      const shown = await api<{ refund: Refund }>(`/credit/refunds/${refund.id}`)
+      setRefund(shown.refund)
+      if (shown.refund.status !== refund.status) reload()
+    }, site().polls.withdrawalMs)
+    return () => clearInterval(timer)
+  }, [unsettled, refund, reload])
+
+  if (!statement) {
+    return (
+      <div class="card card-centered">
+        <h1>Your credit</h1>
+        {load.error ? <Problem error={load.error} /> : <Spinner />}
+      </div>
+    )
+  }
+  const balance = BigInt(statement.balance_microstx)
+  const lines = [...statement.lines, ...older]
+  return (
+    <div class="stack">
+      <div class="page-head">
+        <div>
+          <p class="eyebrow">Prepaid credit</p>
+          <h1>Your credit</h1>
+          <p>
+            Wallet <span class="mono">{shortAddress(address)}</span>. Credit pays for calls without
+            a transaction each; what is left goes back to this wallet when you ask.
+          </p>
+        </div>
+      </div>
+      <section class="metrics" aria-label="Balance">
+        <Metric label="Credit (refundable)" value={stx(balance)} money testid="credit-balance" />
+      </section>
+      <RefundForm
+        address={address}
+        balance={balance}
+        minimum={minimum}
+        onRefund={(made) => {
+          setRefund(made)
+          reload()
+        }}
+      />
+      {refund && <RefundStatus refund={refund} />}
+      <section class="card" aria-labelledby="statement-title">
+        <h2 id="statement-title">Statement</h2>
+        {lines.length === 0 ? (
+          <p class="muted">No top-ups, calls or refunds yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">What</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {lines.map((line, index) => (
+                  <tr key={index}>
+                    <td>{when(line.at)}</td>
+                    <td>
+                      {LINE_WORDS[line.kind]}
+                      {line.resource && <span class="mono small"> {line.resource}</span>}
+                      {line.kind === 'refund' && line.status && (
+                        <span class="muted small"> ({line.status})</span>
+                      )}
+                    </td>
+                    <td class="num mono">
+                      {line.amount_microstx.startsWith('-') ? '' : '+'}
+                      {line.amount_stx} STX
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Problem error={more.error} />
+        {cursor && (
+          <button type="button" class="btn" onClick={() => more.run()} disabled={more.busy}>
+            {more.busy ? 'Loading…' : 'Older'}
+          </button>
+        )}
+      </section>
+    </div>
+  )
+}
+
+function RefundForm(props: {
+  address: string
+  balance: bigint
+  minimum: bigint
+  onRefund: (refund: Refund) => void
+}) {
+  const [amount, setAmount] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const send = useAction(async (microstx: bigint) => {
+    const challenge = await api<{ message: string }>('/credit/refunds/nonce', {
+      method: 'POST',
+      body: { address: props.address, amount_stx: formatStx(microstx) },
+      auth: false,
+    })
+    const { signature } = await signMessage(challenge.message)
+    const { refund } = await api<{ refund: Refund }>('/credit/refunds', {
+      method: 'POST',
+      body: { message: challenge.message, signature },
+      auth: false,
+    })
+    setAmount('')
+    props.onRefund(refund)
+  })
+
+  const submit = (event: Event) => {
+    event.preventDefault()
+    const microstx = parseStx(amount)
+    const words =
+      microstx === null
+        ? 'Enter an amount in STX, like 2.5 (at most 6 decimals).'
+        : microstx < props.minimum
+          ? `The smallest refund is ${stx(props.minimum)}.`
+          : microstx > props.balance
+            ? `That is more than your credit (${stx(props.balance)}).`
+            : null
+    setProblem(words)
+    if (words || microstx === null) return
+    send.run(microstx)
+  }
+
+  return (
+    <section class="card" aria-labelledby="refund-title">
+      <h2 id="refund-title">Refund to your wallet</h2>
+      {props.balance < props.minimum ? (
+        <p class="muted">
+          Refunds start at {stx(props.minimum)}: the platform pays each one's network fee.
+        </p>
+      ) : (
+        <form onSubmit={submit}>
+          <Field
+            id="refund-amount"
+            label="Amount"
+            hint={`From ${formatStx(props.minimum)} STX to your credit (${stx(props.balance)}), sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
+            problem={problem}
+          >
+            <div class="input-prefix">
+              <span>STX</span>
+              <input
+                type="text"
+                inputMode="decimal"
+                {...described('refund-amount', problem)}
+                value={amount}
+                placeholder="2.5"
+                onInput={(event) => setAmount(event.currentTarget.value)}
+              />
+            </div>
+          </Field>
+          <Problem error={send.error} />
+          <div class="row">
+            <button type="submit" class="btn btn-primary" disabled={send.busy}>
+              {send.busy ? 'Waiting for your wallet…' : 'Sign and refund'}
+            </button>
+            <button type="button" class="btn" onClick={() => setAmount(formatStx(props.balance))}>
+              All of it
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  )
+}
+
+const REFUND_WORDS: Record<Refund['status'], string> = {
+  pending: 'is queued: it is sent shortly.',
+  broadcast: 'is on its way: it confirms with the next blocks.',
+  confirmed: 'is in your wallet.',
+  failed: 'failed: your credit was restored.',
+}
+
+function RefundStatus({ refund }: { refund: Refund }) {
+  const kind = refund.status === 'confirmed' ? 'ok' : refund.status === 'failed' ? 'bad' : 'warn'
+  return (
+    <Notice kind={kind}>
+      <p aria-live="polite" data-testid="refund-status">
+        Your refund of {refund.amount_stx} STX {REFUND_WORDS[refund.status]}{' '}
+        {refund.explorer_url && (
+          <a href={refund.explorer_url} rel="noopener noreferrer">
+            See it on the explorer ↗
+          </a>
+        )}
+      </p>
+    </Notice>
+  )
+}

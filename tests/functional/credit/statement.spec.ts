@@ -1,0 +1,174 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
+import db from '@adonisjs/lucid/services/db'
+import { accounts } from '#ledger/accounts'
+import { Ledger } from '#ledger/ledger'
+import { useManualClock } from '#tests/support/clock'
+import { newWallet, topUp } from '#tests/support/credit'
+import { signIn } from '#tests/support/sign_in'
+
+/** A call of `price` paid from the wallet's credit, on a built-in feed: its row and its posting. */
+async function creditCall(address: string, price: bigint) {
+  const ledger = await app.container.make(Ledger)
+  const feed = await db.from('feeds').whereNull('provider_id').select('id').firstOrFail()
+  const id = randomUUID()
+  await db.transaction(async (trx) => {
+    const [token] = await trx
+      .table('credit_tokens')
+      .insert({
+        token_hash: randomBytes(32).toString('hex'),
+        address,
+        spend_cap_microstx: '1000000',
+        max_price_microstx: '1000000',
+        spent_microstx: price.toString(),
+        sign_in_nonce: randomBytes(16).toString('hex'),
+        expires_at: new Date(Date.now() + 3_600_000),
+        created_at: new Date(),
+      })
+      .returning('id')
+    await trx.table('credit_calls').insert({
+      id,
+      token_id: token.id,
+      payer: address,
+      feed_id: feed.id,
+      resource: '/feeds/btc-price',
+      price_microstx: price.toString(),
+      response: '{}',
+      response_ms: 1,
+      created_at: new Date(),
+    })
+    await ledger.post(trx, {
+      kind: 'credit_call',
+      reference: id,
+      entries: ledger.paymentEntries({
+        amount: price,
+        providerId: null,
+        paidFrom: accounts.buyerCredit(address),
+      }),
+    })
+  })
+  return id
+}
+
+/** A credit token of the wallet's (its secret, stored by hash) that expires in `lifeMs`. */
+async function creditToken(address: string, expiresAt: Date) {
+  const token = randomBytes(24).toString('base64url')
+  await db.table('credit_tokens').insert({
+    token_hash: createHash('sha256').update(token).digest('hex'),
+    address,
+    spend_cap_microstx: '1000',
+    max_price_microstx: '1000',
+    sign_in_nonce: randomBytes(16).toString('hex'),
+    expires_at: expiresAt,
+    created_at: new Date(),
+  })
+  return token
+}
+
+test.group("A wallet's balance and statement", (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('the statement lists top-ups and calls newest first, a page at a time, and adds up to the balance', async ({
+    client,
+    assert,
+  }) => {
+    const wallet = newWallet()
+    const first = await topUp(wallet.address, 1_000_000n)
+    const call = await creditCall(wallet.address, 3_000n)
+    const second = await topUp(wallet.address, 500_000n)
+    const { token } = await signIn(client, wallet.key)
+
+    const page1 = await client.get('/credit/statement').qs({ limit: 2 }).bearerToken(token)
+    const page2 = await client
+      .get('/credit/statement')
+      .qs({ limit: 2, cursor: page1.body().pagination.cursor })
+      .bearerToken(token)
+
+    page1.assertStatus(200)
+    assert.equal(page1.header('cache-control'), 'no-store')
+    assert.containsSubset(page1.body(), {
+      address: wallet.address,
+      balance_microstx: '1497000',
+      balance_stx: '1.497',
+    })
+    const lines = [...page1.body().lines, ...page2.body().lines]
+    assert.containsSubset(lines, [
+      { kind: 'top_up', amount_microstx: '500000', amount_stx: '0.5', tx_hash: `0x${second}` },
+      { kind: 'call', amount_microstx: '-3000', call_id: call, resource: '/feeds/btc-price' },
+      { kind: 'top_up', amount_microstx: '1000000', tx_hash: `0x${first}` },
+    ])
+    assert.deepEqual(
+      lines.map((line: { kind: string }) => line.kind),
+      ['top_up', 'call', 'top_up']
+    )
+    assert.isNull(page2.body().pagination.cursor)
+    const total = lines.reduce(
+      (sum: bigint, line: { amount_microstx: string }) => sum + BigInt(line.amount_microstx),
+      0n
+    )
+    assert.equal(total, 1_497_000n)
+  })
+
+  test("a session sees only its own wallet's credit; no session, nothing", async ({
+    client,
+    assert,
+  }) => {
+    const rich = newWallet()
+    await topUp(rich.address, 2_000_000n)
+    const other = newWallet()
+    const { token } = await signIn(client, other.key)
+
+    const balance = await client.get('/credit/balance').bearerToken(token)
+    const statement = await client.get('/credit/statement').bearerToken(token)
+    const anonymous = await client.get('/credit/balance')
+
+    assert.deepEqual(balance.body(), {
+      address: other.address,
+      balance_microstx: '0',
+      balance_stx: '0',
+    })
+    assert.deepEqual(statement.body().lines, [])
+    anonymous.assertStatus(401)
+    anonymous.assertBodyContains({ error: { code: 'unauthenticated' } })
+  })
+
+  test('a credit token reads its own wallet’s balance until it expires by the clock', async ({
+    client,
+    assert,
+  }) => {
+    const wallet = newWallet()
+    await topUp(wallet.address, 750_000n)
+    const { clock, restore } = await useManualClock()
+    try {
+      const token = await creditToken(wallet.address, new Date(clock.now() + 60_000))
+
+      const live = await client.get('/credit/balance').header('credit-token', token)
+      clock.advance(60_000)
+      const expired = await client.get('/credit/balance').header('credit-token', token)
+      const unknown = await client.get('/credit/balance').header('credit-token', 'not-a-token')
+
+      live.assertStatus(200)
+      assert.containsSubset(live.body(), { address: wallet.address, balance_microstx: '750000' })
+      for (const refused of [expired, unknown]) {
+        refused.assertStatus(401)
+        refused.assertBodyContains({ error: { code: 'unauthenticated' } })
+      }
+    } finally {
+      restore()
+    }
+  })
+
+  test('a cursor the statement did not give is refused', async ({ client }) => {
+    const { token } = await signIn(client, newWallet().key)
+
+    const response = await client
+      .get('/credit/statement')
+      .qs({ cursor: 'bm90LWEtY3Vyc29y' })
+      .bearerToken(token)
+
+    response.assertStatus(422)
+    response.assertBodyContains({ error: { code: 'validation_failed' } })
+  })
+})
