@@ -51,6 +51,11 @@ const rateLimitsConfig = defineConfig({
   walletLinking: limit(10, 60),
   /** The same, per client address (an IPv6 client by its /64): sessions of one wallet cost nothing. */
   walletLinkingPerAddress: limit(40, 60),
+  /**
+   * POST /credit/nonce and POST /credit/tokens together, per client address: a
+   * token is one of each, and each recovers a signature's key.
+   */
+  creditTokens: limit(60, 60),
 })
 
 export default rateLimitsConfig

@@ -119,4 +119,5 @@ export const throttle = {
     throttled('walletLinking', bySession),
     throttled('walletLinkingPerAddress', byAddress),
   ],
+  creditTokens: throttled('creditTokens', byAddress),
 }

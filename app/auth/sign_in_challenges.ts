@@ -19,14 +19,17 @@ import { isSignedBy } from '#auth/wallet_signature'
 
 /**
  * What a signed challenge proves: a sign-in; (providers) control of a new
- * withdrawal wallet; the owner wallet's approval of that wallet.
+ * withdrawal wallet; the owner wallet's approval of that wallet; (buyers) the
+ * wallet's consent to spend its credit within the limits its statement names
+ * (docs/credit.md#credit-tokens).
  */
-export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'approve_wallet'
+export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'approve_wallet' | 'credit_token'
 
 export interface IssuedChallenge {
   nonce: string
   /** The exact text the wallet signs. */
   message: string
+  issuedAt: Date
   expiresAt: Date
 }
 
@@ -97,7 +100,7 @@ export class SignInChallenges {
       expires_at: expiresAt,
     })
 
-    return { nonce, message, expiresAt }
+    return { nonce, message, issuedAt, expiresAt }
   }
 
   /**

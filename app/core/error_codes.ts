@@ -341,6 +341,35 @@ export const ERROR_CODES = {
       'the withdrawal wallet, not the owner wallet, was linked less than 24 h ago (configurable): withdrawals to it wait until the time the message gives (`withdrawal_wallet_held_until` of the provider)',
   },
 
+  // Prepaid credit: spending it (docs/credit.md#credit-tokens)
+  credit_token_invalid: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      'the `credit-token` header names no credit token, or one that expired: sign a new message at POST /credit/nonce',
+  },
+  payment_identifier_conflict: {
+    status: 409,
+    in: ERROR,
+    meaning:
+      "the `payment-identifier` of a call paid from credit was used by this wallet for another resource (the same id and resource answer the first call's bytes)",
+  },
+  credit_price_above_limit: {
+    status: 402,
+    in: X402,
+    meaning: "the feed's price is above the maximum price per call the credit token's wallet signed",
+  },
+  credit_spend_cap_reached: {
+    status: 402,
+    in: X402,
+    meaning: 'the credit token has spent its signed cap, or this call would take it past the cap',
+  },
+  insufficient_credit: {
+    status: 402,
+    in: X402,
+    meaning: "the wallet's credit does not cover the price: top up, or pay this call on chain",
+  },
+
   // Payments
   payment_not_found: {
     status: 404,

@@ -20,6 +20,7 @@ export interface RateLimitsConfigValues {
   withdrawals: RateLimit
   walletLinking: RateLimit
   walletLinkingPerAddress: RateLimit
+  creditTokens: RateLimit
 }
 
 export type RateLimitName = keyof RateLimitsConfigValues
