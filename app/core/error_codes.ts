@@ -357,7 +357,8 @@ export const ERROR_CODES = {
   credit_price_above_limit: {
     status: 402,
     in: X402,
-    meaning: "the feed's price is above the maximum price per call the credit token's wallet signed",
+    meaning:
+      "the feed's price is above the maximum price per call the credit token's wallet signed",
   },
   credit_spend_cap_reached: {
     status: 402,

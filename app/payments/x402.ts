@@ -66,7 +66,8 @@ export const PAYMENT_IDENTIFIER_DECLARATION = {
  * it too.
  */
 export function headerPaymentRequired(body: PaymentRequired): PaymentRequired {
-  const { bazaar: _bazaar, ...extensions } = body.extensions
+  const extensions = { ...body.extensions }
+  delete extensions.bazaar
   if (extensions.credit) extensions.credit = { info: extensions.credit.info }
   return { ...body, extensions }
 }

@@ -218,11 +218,10 @@ test.group('Credit tokens: rate limit', (group) => {
     return setRateLimits({ creditTokens: 2 })
   })
 
-  test('nonces and token exchanges are counted together per client address', async ({
-    client,
-  }) => {
+  test('nonces and token exchanges are counted together per client address', async ({ client }) => {
     const { body } = await signedCreditMessage(client)
-    ;(await client.post('/credit/tokens').json(body)).assertStatus(201)
+    const exchanged = await client.post('/credit/tokens').json(body)
+    exchanged.assertStatus(201)
 
     const third = await client
       .post('/credit/nonce')
