@@ -6,6 +6,7 @@ import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
+import testUtils from '@adonisjs/core/services/test_utils'
 import { emptyMarketplace } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
@@ -101,7 +102,7 @@ test.group('Calls paid from credit', (group) => {
     restoreSimulator = pointed.restore
     return () => restoreSimulator()
   })
-  group.each.teardown(() => emptyMarketplace())
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
 
   test('a built-in feed is served from credit: the price debited, the call logged off chain', async ({
     client,
@@ -276,31 +277,6 @@ test.group('Calls paid from credit', (group) => {
     assert.equal(await count('query_log'), 1)
   })
 
-  test('100 concurrent calls against a balance that covers 40: exactly 40 are served', async ({
-    client,
-    assert,
-  }) => {
-    const { address, token } = await buyer(client, 40n * 5_000n)
-
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        client.get('/feeds/whale-alerts').header('credit-token', token)
-      )
-    )
-
-    const statuses = responses.map((response) => response.status())
-    assert.equal(statuses.filter((status) => status === 200).length, 40)
-    assert.equal(statuses.filter((status) => status === 402).length, 60)
-    for (const refused of responses.filter((response) => response.status() === 402)) {
-      assert.equal(refused.body().error, 'insufficient_credit')
-    }
-    assert.equal(await creditOf(address), 0n)
-    assert.equal(await count('credit_calls'), 40)
-    assert.equal(await count('query_log'), 40)
-    const spent = await db.from('credit_tokens').firstOrFail()
-    assert.equal(spent.spent_microstx, '200000')
-  }).timeout(60_000)
-
   test('a source failure debits nothing', async ({ client, assert }) => {
     const { address, token } = await buyer(client, 100_000n)
     simulator.failNext('mempool', 'status_503', 10)
@@ -353,4 +329,50 @@ test.group('Calls paid from credit', (group) => {
     )
     assert.deepEqual(header.extensions.credit, { info: credit.info })
   })
+})
+
+test.group('Calls paid from credit, concurrently (committed)', (group) => {
+  group.setup(async () => {
+    const pointed = await pointBuiltinFeedsAtSimulator()
+    return () => pointed.restore()
+  })
+  // Each call commits its own transaction: what it wrote is emptied again, the
+  // built-in feeds' counters put back as they were.
+  group.each.setup(async () => {
+    const counters = await db.from('feed_stats')
+    return async () => {
+      await emptyMarketplace()
+      const kept = counters.map((row) => row.feed_id as string)
+      await db.from('feed_stats').whereNotIn('feed_id', kept).delete()
+      for (const row of counters) {
+        const { feed_id: feedId, ...values } = row
+        await db.from('feed_stats').where('feed_id', feedId).update(values)
+      }
+    }
+  })
+
+  test('100 concurrent calls against a balance that covers 40: exactly 40 are served', async ({
+    client,
+    assert,
+  }) => {
+    const { address, token } = await buyer(client, 40n * 5_000n)
+
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        client.get('/feeds/whale-alerts').header('credit-token', token)
+      )
+    )
+
+    const statuses = responses.map((response) => response.status())
+    assert.equal(statuses.filter((status) => status === 200).length, 40)
+    assert.equal(statuses.filter((status) => status === 402).length, 60)
+    for (const refused of responses.filter((response) => response.status() === 402)) {
+      assert.equal(refused.body().error, 'insufficient_credit')
+    }
+    assert.equal(await creditOf(address), 0n)
+    assert.equal(await count('credit_calls'), 40)
+    assert.equal(await count('query_log'), 40)
+    const spent = await db.from('credit_tokens').firstOrFail()
+    assert.equal(spent.spent_microstx, '200000')
+  }).timeout(60_000)
 })
