@@ -15,6 +15,7 @@ export default class ExchangeCreditTokenController {
       message: messageAsSent(request.raw(), input.message)!,
       signature: input.signature,
     })
-    return response.created(issued)
+    response.status(201)
+    return issued
   }
 }
