@@ -6,6 +6,7 @@ import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
+import { LedgerAudit } from '#ledger/ledger_audit'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { emptyMarketplace } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
@@ -179,6 +180,10 @@ test.group('Calls paid from credit', (group) => {
       { account: `provider:${provider.id}:pending`, amount_microstx: '-4850' },
     ])
     assert.equal(provider.pending_revenue_microstx, '4850')
+    assert.equal(provider.lifetime_earned_microstx, '4850')
+    const audit = await app.container.make(LedgerAudit)
+    const report = await audit.run()
+    assert.deepEqual(report.discrepancies, [])
     const daily = await db.from('feed_daily_stats').firstOrFail()
     assert.containsSubset(daily, {
       queries: '1',
