@@ -28,6 +28,7 @@ const loggerConfig = defineConfig({
           'headers.authorization',
           '*.headers.authorization',
           '*.headers["payment-signature"]',
+          '*.headers["credit-token"]',
           'privateKey',
           '*.privateKey',
           'secret',

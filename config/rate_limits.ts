@@ -57,6 +57,11 @@ const rateLimitsConfig = defineConfig({
   refunds: limit(10, 60),
   /** The same, per client address (an IPv6 client by its /64): a refund moves money. */
   refundsPerAddress: limit(40, 60),
+  /**
+   * POST /credit/nonce and POST /credit/tokens together, per client address: a
+   * token is one of each, and each recovers a signature's key.
+   */
+  creditTokens: limit(60, 60),
 })
 
 export default rateLimitsConfig

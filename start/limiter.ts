@@ -140,4 +140,5 @@ export const throttle = {
   ],
   topUps: whenPaying(throttled('topUps', byAddress)),
   refunds: [throttled('refunds', byRefundedWallet), throttled('refundsPerAddress', byAddress)],
+  creditTokens: throttled('creditTokens', byAddress),
 }

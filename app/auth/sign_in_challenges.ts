@@ -19,15 +19,19 @@ import { isSignedBy } from '#auth/wallet_signature'
 
 /**
  * What a signed challenge proves: a sign-in; (providers) control of a new
- * withdrawal wallet; the owner wallet's approval of that wallet; (credit) a
- * refund of the amount its statement names to the wallet itself.
+ * withdrawal wallet; the owner wallet's approval of that wallet; (buyers) the
+ * wallet's consent to spend its credit within the limits its statement names
+ * (docs/credit.md#credit-tokens), and a refund of the amount its statement
+ * names to the wallet itself (docs/credit.md#refunds).
  */
-export type ChallengePurpose = 'sign_in' | 'link_wallet' | 'approve_wallet' | 'credit_refund'
+export type ChallengePurpose =
+  'sign_in' | 'link_wallet' | 'approve_wallet' | 'credit_token' | 'credit_refund'
 
 export interface IssuedChallenge {
   nonce: string
   /** The exact text the wallet signs. */
   message: string
+  issuedAt: Date
   expiresAt: Date
 }
 
@@ -98,7 +102,7 @@ export class SignInChallenges {
       expires_at: expiresAt,
     })
 
-    return { nonce, message, expiresAt }
+    return { nonce, message, issuedAt, expiresAt }
   }
 
   /**

@@ -358,7 +358,7 @@ export const ERROR_CODES = {
     meaning: 'a top-up above the maximum (100 STX by default, config/credit.ts)',
   },
   // Prepaid credit: refunds, balance and statement (docs/credit.md)
-  insufficient_credit: {
+  refund_above_credit: {
     status: 422,
     in: ERROR,
     meaning:
@@ -371,6 +371,35 @@ export const ERROR_CODES = {
       'a refund below the minimum (0.01 STX, config/credit.ts): the platform pays its network fee',
   },
   refund_not_found: { status: 404, in: ERROR, meaning: 'the wallet has no such refund' },
+  // Prepaid credit: spending it (docs/credit.md#credit-tokens)
+  credit_token_invalid: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      'the `credit-token` header names no credit token, or one that expired: sign a new message at POST /credit/nonce',
+  },
+  payment_identifier_conflict: {
+    status: 409,
+    in: ERROR,
+    meaning:
+      "the `payment-identifier` of a call paid from credit was used by this wallet for another resource (the same id and resource answer the first call's bytes)",
+  },
+  credit_price_above_limit: {
+    status: 402,
+    in: X402,
+    meaning:
+      "the feed's price is above the maximum price per call the credit token's wallet signed",
+  },
+  credit_spend_cap_reached: {
+    status: 402,
+    in: X402,
+    meaning: 'the credit token has spent its signed cap, or this call would take it past the cap',
+  },
+  insufficient_credit: {
+    status: 402,
+    in: X402,
+    meaning: "the wallet's credit does not cover the price: top up, or pay this call on chain",
+  },
 
   // Payments
   payment_not_found: {

@@ -23,6 +23,7 @@ export interface RateLimitsConfigValues {
   topUps: RateLimit
   refunds: RateLimit
   refundsPerAddress: RateLimit
+  creditTokens: RateLimit
 }
 
 export type RateLimitName = keyof RateLimitsConfigValues

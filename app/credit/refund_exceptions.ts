@@ -1,7 +1,7 @@
 import { defineError } from '#core/error_codes'
 
-export const E_INSUFFICIENT_CREDIT = defineError<[available: string]>(
-  'insufficient_credit',
+export const E_REFUND_ABOVE_CREDIT = defineError<[available: string]>(
+  'refund_above_credit',
   'The amount is more than the credit (%s µSTX)'
 )
 

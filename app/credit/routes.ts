@@ -1,12 +1,16 @@
 import router from '@adonisjs/core/services/router'
 import { TOP_UP_ROUTE } from '#credit/top_up_payment_required'
-import { topUpValidator } from '#credit/validators'
+import { topUpValidator } from '#credit/top_up_validator'
+import { creditNonceValidator, creditTokenValidator } from '#credit/credit_token_validators'
 import { refundNonceValidator, refundValidator } from '#credit/refund_validators'
 import { statementValidator } from '#credit/statement_validator'
 import { middleware } from '#start/kernel'
 import { throttle } from '#start/limiter'
 
 const BuyTopUpController = () => import('#credit/controllers/buy_top_up_controller')
+const IssueCreditNonceController = () => import('#credit/controllers/issue_credit_nonce_controller')
+const ExchangeCreditTokenController = () =>
+  import('#credit/controllers/exchange_credit_token_controller')
 const IssueRefundChallengeController = () =>
   import('#credit/controllers/issue_refund_challenge_controller')
 const RequestRefundController = () => import('#credit/controllers/request_refund_controller')
@@ -23,12 +27,23 @@ router
   .accepts({ query: topUpValidator })
 
 /**
- * Refunds, balance and statement (docs/credit.md#refunds): a refund moves
- * money only with the wallet's fresh signature; the reads take a session or
- * a credit token of the wallet.
+ * Credit tokens (a signed message for a token that spends credit within its
+ * limits), refunds, balance and statement (docs/credit.md): money moves only
+ * with the wallet's fresh signature; the reads take a session or a credit
+ * token of the wallet.
  */
 router
   .group(() => {
+    router
+      .post('nonce', [IssueCreditNonceController, 'handle'])
+      .as('nonce')
+      .use(throttle.creditTokens)
+      .accepts({ body: creditNonceValidator })
+    router
+      .post('tokens', [ExchangeCreditTokenController, 'handle'])
+      .as('tokens')
+      .use(throttle.creditTokens)
+      .accepts({ body: creditTokenValidator, status: 201 })
     router
       .post('refunds/nonce', [IssueRefundChallengeController, 'handle'])
       .as('refunds.nonce')

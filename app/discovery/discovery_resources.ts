@@ -29,7 +29,7 @@ export interface DiscoveryFilter {
 const SERVICE_NAME = 'Tollbooth'
 
 /** The extensions every feed's 402 declares. */
-const EXTENSIONS = new Set(['bazaar', 'payment-identifier'])
+const EXTENSIONS = new Set(['bazaar', 'payment-identifier', 'credit'])
 
 /**
  * The facilitator's discovery API as @x402/extensions defines it (its

@@ -52,6 +52,9 @@ export const WITHDRAWAL_POSTING_KINDS = [
   'withdrawal_fee',
 ] as const satisfies PostingKind[]
 
+/** The postings that pay a provider for a call, on chain or from credit: its lifetime earnings. */
+export const EARNING_POSTING_KINDS = ['payment', 'credit_call'] as const satisfies PostingKind[]
+
 /** The postings that move a provider's pending revenue for a withdrawal: its total withdrawn. */
 export const WITHDRAWN_POSTING_KINDS = [
   'withdrawal',
@@ -106,7 +109,7 @@ export class Ledger {
   /**
    * Keeps the providers' cached balances in step with their `pending` account,
    * in the posting's transaction: pending_revenue is its balance, lifetime_earned
-   * what payments credited to it, total_withdrawn what withdrawals (less their
+   * what calls paid to it (on chain or from credit), total_withdrawn what withdrawals (less their
    * reversals) debited from it. Credits are negative: a credit to `pending`
    * raises the balance. The ledger has already refused a posting that takes
    * the account below zero; the column's CHECK backs it.
@@ -114,11 +117,12 @@ export class Ledger {
   async #updateProviderBalances(trx: TransactionClientContract, posting: Posting) {
     const changes = new Map<string, { pending: Microstx; earned: Microstx; withdrawn: Microstx }>()
     const withdrawn = (WITHDRAWN_POSTING_KINDS as readonly PostingKind[]).includes(posting.kind)
+    const earned = (EARNING_POSTING_KINDS as readonly PostingKind[]).includes(posting.kind)
     for (const { account, amount } of posting.entries) {
       if (account.kind !== 'provider_pending' || account.providerId === null) continue
       const change = changes.get(account.providerId) ?? { pending: 0n, earned: 0n, withdrawn: 0n }
       change.pending -= amount
-      if (posting.kind === 'payment') change.earned -= amount
+      if (earned) change.earned -= amount
       if (withdrawn) change.withdrawn += amount
       changes.set(account.providerId, change)
     }

@@ -2,7 +2,12 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { type Select, type TextRow, selectTogether } from '#core/select_together'
 import { type AccountKind, accounts } from '#ledger/accounts'
-import { type PostingKind, WITHDRAWAL_POSTING_KINDS, WITHDRAWN_POSTING_KINDS } from '#ledger/ledger'
+import {
+  EARNING_POSTING_KINDS,
+  type PostingKind,
+  WITHDRAWAL_POSTING_KINDS,
+  WITHDRAWN_POSTING_KINDS,
+} from '#ledger/ledger'
 import { parseMicrostx } from '#ledger/money'
 import type { PaymentPurpose } from '#payments/payment_records'
 
@@ -213,7 +218,7 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
       sql: `WITH ledger AS (
               SELECT p.id,
                      coalesce(-sum(e.amount_microstx), 0) AS pending,
-                     coalesce(-sum(e.amount_microstx) FILTER (WHERE t.kind = ?), 0) AS earned,
+                     coalesce(-sum(e.amount_microstx) FILTER (WHERE t.kind = ANY(?)), 0) AS earned,
                      coalesce(sum(e.amount_microstx) FILTER (WHERE t.kind = ANY(?)), 0) AS withdrawn
                 FROM providers p
                 LEFT JOIN ledger_accounts a ON a.provider_id = p.id AND a.kind = ?
@@ -228,7 +233,7 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
                 OR p.lifetime_earned_microstx <> l.earned
                 OR p.total_withdrawn_microstx <> l.withdrawn
              ORDER BY p.handle`,
-      bindings: [PAYMENT, [...WITHDRAWN_POSTING_KINDS], PROVIDER_PENDING],
+      bindings: [[...EARNING_POSTING_KINDS], [...WITHDRAWN_POSTING_KINDS], PROVIDER_PENDING],
     },
     describe: (row) =>
       `provider ${row.handle}: cached pending/earned/withdrawn ${row.pending_revenue_microstx}/${row.lifetime_earned_microstx}/${row.total_withdrawn_microstx} µSTX, ledger says ${row.pending}/${row.earned}/${row.withdrawn}`,

@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { E_UNAUTHENTICATED } from '#auth/exceptions'
-import { CreditTokenWallets } from '#credit/credit_token_wallets'
+import { CreditTokens } from '#credit/credit_tokens'
 import AuthMiddleware from '#middleware/auth_middleware'
 
 declare module '@adonisjs/core/http' {
@@ -21,7 +21,7 @@ declare module '@adonisjs/core/http' {
  */
 @inject()
 export default class CreditWalletMiddleware {
-  constructor(private tokens: CreditTokenWallets) {}
+  constructor(private tokens: CreditTokens) {}
 
   async handle(ctx: HttpContext, next: NextFn) {
     const token = ctx.request.header('credit-token')
@@ -32,9 +32,9 @@ export default class CreditWalletMiddleware {
       })
     }
     ctx.response.header('cache-control', 'no-store')
-    const wallet = await this.tokens.walletOf(token)
-    if (!wallet) throw new E_UNAUTHENTICATED()
-    ctx.creditWallet = wallet
+    const found = await this.tokens.find(token)
+    if (!found) throw new E_UNAUTHENTICATED()
+    ctx.creditWallet = found.address
     return next()
   }
 }

@@ -294,11 +294,16 @@ function paidOperation(
       ...pathParameters(path),
       ...query,
       { $ref: '#/components/parameters/payment-signature' },
+      { $ref: '#/components/parameters/credit-token' },
+      { $ref: '#/components/parameters/payment-identifier' },
     ],
     responses: {
       200: {
         description: 'The paid answer',
-        headers: { 'payment-response': { $ref: '#/components/headers/payment-response' } },
+        headers: {
+          'payment-response': { $ref: '#/components/headers/payment-response' },
+          'credit-balance': { $ref: '#/components/headers/credit-balance' },
+        },
         content: {
           'application/json': output
             ? {

@@ -164,6 +164,11 @@ export const COMPONENTS = {
   headers: {
     'payment-required': base64Of('PaymentRequired', 'The payment requirements'),
     'payment-response': base64Of('SettlementResponse', 'The settlement of the payment'),
+    'credit-balance': {
+      description:
+        'A call paid from credit: `balance=<µSTX>; token_remaining=<µSTX>`, what the wallet and the token have left',
+      schema: { type: 'string' },
+    },
   },
   parameters: {
     'payment-signature': {
@@ -173,6 +178,22 @@ export const COMPONENTS = {
       description:
         'x402 v2 PaymentPayload (base64 of its JSON): the signed STX transfer that pays for this call. Without it the answer is 402.',
       schema: { type: 'string' },
+    },
+    'credit-token': {
+      name: 'credit-token',
+      in: 'header',
+      required: false,
+      description:
+        "A credit token (POST /credit/tokens): this call is paid from the wallet's prepaid credit, within the limits the wallet signed (docs/credit.md#credit-tokens).",
+      schema: { type: 'string' },
+    },
+    'payment-identifier': {
+      name: 'payment-identifier',
+      in: 'header',
+      required: false,
+      description:
+        "With credit-token: a retry with the same id and resource gets the first call's bytes, not debited again.",
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
     },
     ...Object.fromEntries(
       Object.entries(PUSH_SIGNATURE_HEADERS).map(([name, description]) => [

@@ -6,6 +6,8 @@ import {
   type SettlementResponse,
 } from '#payments/x402'
 import { encodeHeader, encodeSettlementResponse } from '#payments/x402_codec'
+import { CREDIT_BALANCE_HEADER } from '#credit/credit_extension'
+import type { Microstx } from '#ledger/money'
 
 /** The x402 body of a payment that failed on chain (no requirements: paying again buys nothing). */
 export interface PaymentFailedBody {
@@ -31,9 +33,12 @@ export type PaidCallResult =
       kind: 'paid'
       /** The exact JSON text of the paid response (a replay returns the same bytes). */
       body: string
-      settlement: SettlementResponse
+      /** The payment-response of a call paid on chain. */
+      settlement?: SettlementResponse
       /** Time spent broadcasting and waiting for the block, and the rest (absent for a replay). */
       timing?: { chainMs: number; appMs: number }
+      /** A call paid from credit: what the wallet and its token have left. */
+      credit?: { balance: Microstx; tokenRemaining: Microstx }
     }
   | {
       kind: 'pending'
@@ -85,7 +90,10 @@ export function setPaymentResponse(
   response: HttpContext['response'],
   settlement: SettlementResponse | undefined
 ) {
-  response.header('access-control-expose-headers', 'payment-required, payment-response')
+  response.header(
+    'access-control-expose-headers',
+    `payment-required, payment-response, ${CREDIT_BALANCE_HEADER}`
+  )
   if (settlement) response.header('payment-response', encodeSettlementResponse(settlement))
 }
 
@@ -115,6 +123,13 @@ export function sendPaidCallResult(response: HttpContext['response'], result: Pa
         response.header(
           'server-timing',
           `chain;dur=${chainMs};desc="broadcast and confirmation", app;dur=${appMs}`
+        )
+      }
+      if (result.credit) {
+        const { balance, tokenRemaining } = result.credit
+        response.header(
+          CREDIT_BALANCE_HEADER,
+          `balance=${balance}; token_remaining=${tokenRemaining}`
         )
       }
       response.header('content-type', 'application/json; charset=utf-8')

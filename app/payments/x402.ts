@@ -1,6 +1,7 @@
 import type { DiscoveryExtension } from '@x402/extensions/bazaar'
 import type { Caip2NetworkId, NetworkPreset } from '#chain/network'
 import type { Microstx } from '#ledger/money'
+import type { CreditExtension } from '#credit/credit_extension'
 
 /** x402 protocol version 2 shapes, as Tollbooth speaks them for STX. */
 export const X402_VERSION = 2
@@ -32,6 +33,8 @@ export interface PaymentRequired {
     'payment-identifier': typeof PAYMENT_IDENTIFIER_DECLARATION
     /** How to call the resource and what it answers (x402's Bazaar discovery extension). */
     'bazaar'?: DiscoveryExtension
+    /** The second way to pay: prepaid credit and its token (docs/credit.md#credit-tokens). */
+    'credit'?: CreditExtension | { info: CreditExtension['info'] }
   }
 }
 
@@ -56,14 +59,16 @@ export const PAYMENT_IDENTIFIER_DECLARATION = {
 
 /**
  * What the `payment-required` header carries: the 402's body without its
- * Bazaar extension. A feed's declared schema and example can run to tens of
- * KB, beyond what proxies (nginx's 4–8 KB header buffers) and clients
- * (undici's 16 KB of headers) take; the body carries the whole declaration,
- * and the discovery API serves it too.
+ * Bazaar extension and without the credit extension's schema. A feed's
+ * declared schema and example can run to tens of KB, beyond what proxies
+ * (nginx's 4–8 KB header buffers) and clients (undici's 16 KB of headers)
+ * take; the body carries the whole declaration, and the discovery API serves
+ * it too.
  */
 export function headerPaymentRequired(body: PaymentRequired): PaymentRequired {
   const extensions = { ...body.extensions }
   delete extensions.bazaar
+  if (extensions.credit) extensions.credit = { info: extensions.credit.info }
   return { ...body, extensions }
 }
 
@@ -98,6 +103,7 @@ export function paymentRequired(options: {
   network: NetworkPreset
   error?: string
   bazaar?: DiscoveryExtension
+  credit?: CreditExtension
 }): PaymentRequired {
   const search = resourceIdentity('GET', options.path, options.query).split(' ')[1]
   return {
@@ -122,6 +128,7 @@ export function paymentRequired(options: {
     extensions: {
       'payment-identifier': PAYMENT_IDENTIFIER_DECLARATION,
       ...(options.bazaar && { bazaar: options.bazaar }),
+      ...(options.credit && { credit: options.credit }),
     },
   }
 }

@@ -11,7 +11,9 @@ export interface DecodedPayment {
 }
 
 const MAX_HEADER_LENGTH = 64 * 1024
-const paymentIdentifier = vine.string().regex(/^[A-Za-z0-9_-]{16,128}$/)
+/** x402's payment-identifier id (16–128 of A–Z a–z 0–9 _ -); the credit call's header takes it too. */
+export const paymentIdentifierRule = () => vine.string().regex(/^[A-Za-z0-9_-]{16,128}$/)
+const paymentIdentifier = paymentIdentifierRule()
 
 const paymentSignature = vine.create(
   vine

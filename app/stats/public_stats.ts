@@ -107,8 +107,9 @@ export class PublicStats {
         agent_short: shortAddress(row.payer),
         price_stx: stxNumber(parseMicrostx(row.price_microstx)),
         response_ms: row.response_ms as number,
-        is_onchain: true,
-        tx_hash: `0x${row.txid}`,
+        // A call paid from credit has no transaction of its own (docs/credit.md).
+        is_onchain: row.txid !== null,
+        tx_hash: row.txid === null ? null : `0x${row.txid}`,
         time_ago: timeAgo(new Date(row.created_at).getTime(), now),
       })),
     }

@@ -4,9 +4,12 @@ import { Clock } from '#core/clock'
 import type { Microstx } from '#ledger/money'
 import { utcDay, utcHourStart } from '#stats/utc_periods'
 
-export interface PaidCall {
+export type PaidCall = PaidCallFields &
+  /** How it was paid: an on-chain payment (its txid) or credit (its credit call). */
+  ({ txid: string; creditCallId?: never } | { creditCallId: string; txid?: never })
+
+interface PaidCallFields {
   feedId: string
-  txid: string
   payer: string
   /** Already sanitised x-agent-name, or undefined. */
   agentName?: string
@@ -20,8 +23,8 @@ export interface PaidCall {
  * Records a paid call in the query log and in the rollups (feed_stats,
  * agent_stats, and the per-day and per-hour analytics rollups keyed by the
  * clock's UTC time; every timestamp is the clock's), inside the caller's
- * transaction — the one that confirms the payment and posts its ledger
- * entries. The last valid agent name wins.
+ * transaction — the one that confirms the payment (or serves the call from
+ * credit) and posts its ledger entries. The last valid agent name wins.
  */
 @inject()
 export class QueryLog {
@@ -34,8 +37,10 @@ export class QueryLog {
     // One statement (one round-trip inside the confirming transaction): the log row and every rollup.
     await trx.rawQuery(
       `WITH logged AS (
-         INSERT INTO query_log (feed_id, txid, payer, agent_name, price_microstx, response_ms, created_at)
-         VALUES (:feed, :txid, :payer, NULLIF(:agent, ''), :price, :ms, :at)
+         INSERT INTO query_log
+           (feed_id, txid, credit_call_id, payer, agent_name, price_microstx, response_ms, created_at)
+         VALUES (:feed, NULLIF(:txid, ''), NULLIF(:creditCall, '')::uuid, :payer, NULLIF(:agent, ''),
+           :price, :ms, :at)
        ), feed AS (
          INSERT INTO feed_stats (feed_id, total_queries, total_response_ms) VALUES (:feed, 1, :ms)
          ON CONFLICT (feed_id) DO UPDATE SET
@@ -71,7 +76,8 @@ export class QueryLog {
          updated_at = EXCLUDED.updated_at`,
       {
         feed: call.feedId,
-        txid: call.txid,
+        txid: call.txid ?? '',
+        creditCall: call.creditCallId ?? '',
         payer: call.payer,
         agent: call.agentName ?? '',
         price,

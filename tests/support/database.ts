@@ -4,11 +4,11 @@ import db from '@adonisjs/lucid/services/db'
  * Empties what a test or a simulated run committed outside a global
  * transaction, back to the migrated database: the built-in feeds and their
  * counters stay; providers and their feeds, payments, stats, the ledger,
- * withdrawals and sessions go (the ledger's accounts too: posting opens them again).
+ * withdrawals, credit tokens and calls, and sessions go (the ledger's accounts too: posting opens them again).
  */
 export async function emptyMarketplace() {
   await db.rawQuery(
-    `TRUNCATE payments, query_log, agent_stats, feed_daily_stats, feed_hourly_stats,
+    `TRUNCATE payments, query_log, credit_calls, credit_tokens, agent_stats, feed_daily_stats, feed_hourly_stats,
               feed_daily_buyers, feed_snapshots, feed_source_states, withdrawal_events,
               withdrawals, platform_nonces, ledger_entries, ledger_transactions, ledger_accounts`
   )

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 /**
  * Finds secrets in log text: the values a run knows (the platform key, the
  * app key) and every secret by its shape — Partner Bridge (`tbs_`) and push
- * (`tbp_`) secrets, session tokens (`oat_<id>.<secret>`), private keys
+ * (`tbp_`) secrets, credit tokens (`tbc_`), session tokens (`oat_<id>.<secret>`), private keys
  * (66 hex digits ending in the `01` compression flag; a compressed public key,
  * 02… or 03…, is not one), and full signed transactions (a hex run of 300
  * digits or more: a signed STX transfer is ~180 bytes). Long base64 runs are
@@ -21,6 +21,7 @@ export interface SecretFinding {
 const SHAPES: Array<{ kind: string; pattern: RegExp }> = [
   { kind: 'Partner Bridge secret (tbs_)', pattern: /tbs_[A-Za-z0-9_-]{20,}/g },
   { kind: 'push secret (tbp_)', pattern: /tbp_[A-Za-z0-9_-]{20,}/g },
+  { kind: 'credit token (tbc_)', pattern: /tbc_[A-Za-z0-9_-]{20,}/g },
   { kind: 'session token (oat_)', pattern: /oat_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{16,}/g },
   {
     kind: 'private key',

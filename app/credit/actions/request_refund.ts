@@ -6,7 +6,7 @@ import { isSignedBy } from '#auth/wallet_signature'
 import { ChainConfig } from '#chain/define_config'
 import { CreditBalances } from '#credit/credit_balances'
 import { CreditConfig } from '#credit/define_config'
-import { E_INSUFFICIENT_CREDIT, E_REFUND_BELOW_MINIMUM } from '#credit/refund_exceptions'
+import { E_REFUND_ABOVE_CREDIT, E_REFUND_BELOW_MINIMUM } from '#credit/refund_exceptions'
 import { type RefundTerms, refundStatement, refundTermsOf } from '#credit/refund_terms'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
@@ -76,7 +76,7 @@ export class RequestRefund {
         destination: address,
         memoPrefix: this.chain.withdrawalMemoPrefix,
       })
-      if (!refund) throw new E_INSUFFICIENT_CREDIT([`${await this.balances.of(address, trx)}`])
+      if (!refund) throw new E_REFUND_ABOVE_CREDIT([`${await this.balances.of(address, trx)}`])
       return refund
     })
   }

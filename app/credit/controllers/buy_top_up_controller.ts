@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { BuyTopUp } from '#credit/actions/buy_top_up'
-import { topUpValidator } from '#credit/validators'
+import { topUpValidator } from '#credit/top_up_validator'
 import { sendPaidCallResult } from '#payments/paid_call_response'
 
 /** POST /credit/top-ups?amount_stx=<decimal>: buys prepaid credit with an x402 payment. */

@@ -10,6 +10,7 @@ import { FeedDirectory } from '#feeds/feed_directory'
 import { FeedReader } from '#feeds/feed_reader'
 import type Feed from '#models/feed'
 import { type PaidResource, ServePaidCall } from '#payments/actions/serve_paid_call'
+import { ServeCreditCall } from '#credit/actions/serve_credit_call'
 import { type FeedRef, paidFeedPath } from '#feeds/feed_paths'
 import type { ErrorCode } from '#core/error_codes'
 import { type FeedCall, feedPaymentRequired } from '#payments/feed_payment_required'
@@ -21,6 +22,8 @@ export interface FeedRequest {
   feed: FeedRef
   query: Record<string, unknown>
   paymentHeader?: string
+  /** The `credit-token` header and its optional `payment-identifier`: a call paid from credit. */
+  credit?: { token: string; paymentIdentifier?: string }
   agentName?: string
 }
 
@@ -28,7 +31,8 @@ export interface FeedRequest {
  * GET /feeds/:id and GET /feeds/p/:handle/:slug, through the same paid call.
  * Check order: unknown feed 404 → cannot serve now 503 (paused, or no data
  * yet: FeedAvailability) → invalid query 422 → payment (402, 200, 202 or
- * 429). A feed that cannot serve asks no payment and takes none, whatever
+ * 429): on chain with a `payment-signature`, else from credit with a
+ * `credit-token` (docs/credit.md#credit-tokens). A feed that cannot serve asks no payment and takes none, whatever
  * header the request carries; only a retry of a payment it already took
  * while it could serve is answered as always (its stored response, its
  * receipt).
@@ -55,6 +59,17 @@ export class ServeFeed {
       throw error
     }
     const query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
+    if (!request.paymentHeader && request.credit) {
+      const creditCall = await app.container.make(ServeCreditCall)
+      return creditCall.execute({
+        feed,
+        path,
+        query,
+        ...request.credit,
+        agentName: request.agentName,
+        startedAt,
+      })
+    }
     if (!request.paymentHeader) {
       return { kind: 'payment_required', body: this.#paymentRequired({ feed, path, query }) }
     }

@@ -4,6 +4,8 @@ import { ServeFeed } from '#payments/actions/serve_feed'
 import type { FeedRef } from '#feeds/feed_paths'
 import { sendPaidCallResult } from '#payments/paid_call_response'
 import { sanitiseAgentName } from '#stats/agent_name'
+import { CREDIT_TOKEN_HEADER } from '#credit/credit_extension'
+import { creditCallHeadersValidator } from '#credit/credit_token_validators'
 
 /**
  * GET /feeds/:id (built-in) and GET /feeds/p/:handle/:slug (a provider's):
@@ -22,13 +24,25 @@ export default class ServeFeedController {
   }
 
   async #serve({ request, response }: HttpContext, feed: FeedRef) {
+    // A HEAD gets no body, so it never pays: it is quoted like the unpaid GET.
+    const paying = request.method() !== 'HEAD'
     const result = await this.serveFeed.execute({
       feed,
       query: request.qs(),
-      // A HEAD gets no body, so it never pays: it is quoted like the unpaid GET.
-      paymentHeader: request.method() === 'HEAD' ? undefined : request.header('payment-signature'),
+      paymentHeader: paying ? request.header('payment-signature') : undefined,
+      credit: paying ? await this.#credit(request) : undefined,
       agentName: sanitiseAgentName(request.header('x-agent-name')),
     })
     return sendPaidCallResult(response, result)
+  }
+
+  /** The credit token and payment-identifier of a call paid from credit, validated; or none. */
+  async #credit(request: HttpContext['request']) {
+    if (request.header(CREDIT_TOKEN_HEADER) === undefined) return undefined
+    const headers = await creditCallHeadersValidator.validate({
+      'credit-token': request.header(CREDIT_TOKEN_HEADER),
+      'payment-identifier': request.header('payment-identifier'),
+    })
+    return { token: headers['credit-token'], paymentIdentifier: headers['payment-identifier'] }
   }
 }

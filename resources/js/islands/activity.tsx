@@ -10,7 +10,8 @@ interface Call {
   agent_short: string
   price_stx: number
   response_ms: number
-  tx_hash: string
+  /** Null for a call paid from prepaid credit: no transaction of its own. */
+  tx_hash: string | null
   time_ago: string
 }
 
@@ -80,9 +81,13 @@ export default function ActivityFeed({ initial, limit, feed, detailed }: Props) 
                   <>
                     {' '}
                     · {call.response_ms} ms ·{' '}
-                    <a href={explorerTx(call.tx_hash)} rel="noopener noreferrer">
-                      {call.tx_hash.slice(0, 10)}…
-                    </a>
+                    {call.tx_hash === null ? (
+                      'paid from credit'
+                    ) : (
+                      <a href={explorerTx(call.tx_hash)} rel="noopener noreferrer">
+                        {call.tx_hash.slice(0, 10)}…
+                      </a>
+                    )}
                   </>
                 )}
               </div>

@@ -212,7 +212,7 @@ test.group('Refunding credit', (group) => {
       .json(await signedRefund(client, wallet, '1.000001'))
 
     response.assertStatus(422)
-    response.assertBodyContains({ error: { code: 'insufficient_credit' } })
+    response.assertBodyContains({ error: { code: 'refund_above_credit' } })
     assert.include(response.body().error.message, '1000000 µSTX')
     assert.lengthOf(await refundsOf(wallet.address), 0)
     assert.equal(await creditOf(wallet.address), 1n * STX)
@@ -236,7 +236,7 @@ test.group('Refunding credit', (group) => {
       .json(await signedRefund(client, wallet, '1'))
 
     response.assertStatus(422)
-    response.assertBodyContains({ error: { code: 'insufficient_credit' } })
+    response.assertBodyContains({ error: { code: 'refund_above_credit' } })
     assert.lengthOf(await refundsOf(wallet.address), 0)
     const accountRows = await db.from('ledger_accounts').where('wallet_address', wallet.address)
     assert.lengthOf(accountRows, 0)

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
+import { CreditTokens } from '#credit/credit_tokens'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { useManualClock } from '#tests/support/clock'
@@ -52,17 +53,15 @@ async function creditCall(address: string, price: bigint) {
   return id
 }
 
-/** A credit token of the wallet's (its secret, stored by hash) that expires in `lifeMs`. */
+/** A credit token of the wallet's, issued as POST /credit/tokens issues one, expiring at `expiresAt`. */
 async function creditToken(address: string, expiresAt: Date) {
-  const token = randomBytes(24).toString('base64url')
-  await db.table('credit_tokens').insert({
-    token_hash: createHash('sha256').update(token).digest('hex'),
+  const tokens = await app.container.make(CreditTokens)
+  const { token } = await tokens.issue(db.connection(), {
     address,
-    spend_cap_microstx: '1000',
-    max_price_microstx: '1000',
-    sign_in_nonce: randomBytes(16).toString('hex'),
-    expires_at: expiresAt,
-    created_at: new Date(),
+    spendCap: 1000n,
+    maxPrice: 1000n,
+    signInNonce: randomBytes(16).toString('hex'),
+    expiresAt,
   })
   return token
 }

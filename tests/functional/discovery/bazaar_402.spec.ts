@@ -123,7 +123,10 @@ test.group('The payment-required header', (group) => {
     const carried = decodeHeader<{ extensions: Record<string, unknown> }>(header)
     assert.deepEqual(carried, {
       ...terms,
-      extensions: { 'payment-identifier': extensions['payment-identifier'] },
+      extensions: {
+        'payment-identifier': extensions['payment-identifier'],
+        'credit': { info: extensions.credit.info },
+      },
     })
     assert.deepEqual(extensions.bazaar.info.output.example.data, example)
   })
