@@ -169,6 +169,50 @@ test.group('The MCP server', (group) => {
     )
   }).timeout(20_000)
 
+  test('over stdio with TOLLBOOTH_CREDIT_TOP_UP: describe_feed names both ways to pay; buy_feed tops up once and pays from credit', async ({
+    assert,
+    cleanup,
+  }) => {
+    const client = await connect(
+      new StdioClientTransport({
+        command: NODE,
+        args: [MAIN],
+        env: { ...serverEnv({ maxPerCall: '0.01', budget: '1' }), TOLLBOOTH_CREDIT_TOP_UP: '0.2' },
+      })
+    )
+    cleanup(() => client.close())
+
+    const described = JSON.parse(
+      text(await call(client, 'describe_feed', { feed: 'whale-alerts' }))
+    )
+    const first = JSON.parse(text(await call(client, 'buy_feed', { feed: 'whale-alerts' })))
+    const second = JSON.parse(text(await call(client, 'buy_feed', { feed: 'whale-alerts' })))
+
+    assert.deepEqual(
+      described.ways_to_pay.map((way: { method: string }) => way.method),
+      ['per_call', 'prepaid_credit']
+    )
+    assert.containsSubset(described.ways_to_pay[1], {
+      price_stx: '0.005',
+      top_up_minimum_stx: '0.1',
+    })
+    assert.equal(described.buy_feed_pays_with, 'prepaid_credit')
+    assert.containsSubset(first, { paid_with: 'prepaid_credit', txid: null })
+    assert.isObject(first.data.summary)
+    // The top-up counts against the budget, the calls it pays do not.
+    assert.containsSubset(second, {
+      paid_with: 'prepaid_credit',
+      credit_balance_stx: '0.19',
+      remaining_budget_stx: '0.8',
+    })
+    assert.equal(await broadcastCount(), 1)
+    const payments = await paymentsOfSender()
+    assert.deepEqual(
+      payments.map((payment) => payment.purpose),
+      ['credit_top_up']
+    )
+  }).timeout(30_000)
+
   test('over stdio: refuses a price over the per-call cap, bad arguments and a URL of another service, paying nothing', async ({
     assert,
     cleanup,
