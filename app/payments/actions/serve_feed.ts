@@ -16,12 +16,14 @@ import { type FeedCall, feedPaymentRequired } from '#payments/feed_payment_requi
 import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
 import { resourceIdentity } from '#payments/x402'
+import type { RequestLog } from '#core/request_log'
 
 export interface FeedRequest {
   feed: FeedRef
   query: Record<string, unknown>
   paymentHeader?: string
   agentName?: string
+  log: RequestLog
 }
 
 /**
@@ -66,6 +68,7 @@ export class ServeFeed {
       paymentHeader: request.paymentHeader,
       agentName: request.agentName,
       startedAt,
+      log: request.log,
     })
   }
 
@@ -105,6 +108,7 @@ export class ServeFeed {
       paymentHeader: request.paymentHeader!,
       agentName: request.agentName,
       startedAt,
+      log: request.log,
     })
   }
 

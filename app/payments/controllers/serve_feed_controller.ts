@@ -1,7 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { ServeFeed } from '#payments/actions/serve_feed'
-import type { FeedRef } from '#feeds/feed_paths'
+import { type FeedRef, feedName } from '#feeds/feed_paths'
+import { RequestLog } from '#core/request_log'
 import { sendPaidCallResult } from '#payments/paid_call_response'
 import { sanitiseAgentName } from '#stats/agent_name'
 
@@ -21,13 +22,20 @@ export default class ServeFeedController {
     return this.#serve(ctx, { handle: String(ctx.params.handle), slug: String(ctx.params.slug) })
   }
 
-  async #serve({ request, response }: HttpContext, feed: FeedRef) {
+  async #serve(ctx: HttpContext, feed: FeedRef) {
+    const { request, response } = ctx
+    // A HEAD gets no body, so it never pays: it is quoted like the unpaid GET.
+    const paymentHeader =
+      request.method() === 'HEAD' ? undefined : request.header('payment-signature')
+    const log = new RequestLog(ctx)
+    // Only a paid call's lines: the unpaid 402 is the hot path (a child logger costs ~1 µs).
+    if (paymentHeader !== undefined) log.bind({ feed: feedName(feed) })
     const result = await this.serveFeed.execute({
       feed,
       query: request.qs(),
-      // A HEAD gets no body, so it never pays: it is quoted like the unpaid GET.
-      paymentHeader: request.method() === 'HEAD' ? undefined : request.header('payment-signature'),
+      paymentHeader,
       agentName: sanitiseAgentName(request.header('x-agent-name')),
+      log,
     })
     return sendPaidCallResult(response, result)
   }
