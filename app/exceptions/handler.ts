@@ -216,12 +216,12 @@ function codeOf(error: HttpError, fallback: ErrorCode): ErrorCode {
   return error.status === 401 ? 'unauthenticated' : fallback
 }
 
-/** Our own 5xx errors (E_CHAIN_NODE_UNAVAILABLE, …) carry safe messages; anything else does not. */
 /** The machine-readable details an exception carries beside its code and message. */
 function detailsOf(error: HttpError) {
   return error instanceof DetailedException ? error.details : {}
 }
 
+/** Our own 5xx errors (E_CHAIN_NODE_UNAVAILABLE, …) carry safe messages; anything else does not. */
 function isOwnServiceError(error: HttpError) {
   return typeof error.code === 'string' && error.code.startsWith('E_') && error.status !== 500
 }
