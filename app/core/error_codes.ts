@@ -426,6 +426,12 @@ export const ERROR_CODES = {
   },
   chain_node_bad_answer: { status: 502, in: ERROR, meaning: 'the Stacks node answered nonsense' },
   chain_node_unavailable: { status: 503, in: ERROR, meaning: 'the Stacks node did not answer' },
+  database_unavailable: {
+    status: 503,
+    in: ERROR,
+    meaning:
+      '`GET /health/ready`: PostgreSQL did not answer within 2 s, so this instance cannot serve; `chain_node` beside the code reports the Stacks node',
+  },
   internal_error: {
     status: 500,
     in: ERROR,

@@ -80,11 +80,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   /**
    * A feed that cannot serve (paused, no data yet, its source failing) is a
-   * provider's state, not a fault of ours: logged as a warning, without a stack.
+   * provider's state, and a database that does not answer a readiness probe an
+   * outage, not a fault of ours: logged as a warning, without a stack.
    */
   protected getErrorLogLevel(error: HttpError) {
     const code = declaredCodeOf(error)
-    if (code && FEED_STATES.has(code)) return 'warn'
+    if (code && STATE_REPORTS.has(code)) return 'warn'
     return super.getErrorLogLevel(error)
   }
 
@@ -121,14 +122,14 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         ctx,
         status,
         isOwnServiceError(error)
-          ? { code: codeOf(error, 'internal_error'), message: error.message }
+          ? { code: codeOf(error, 'internal_error'), message: error.message, ...detailsOf(error) }
           : { code: 'internal_error' satisfies ErrorCode, message: 'Internal server error' }
       )
     }
     return sendError(ctx, status, {
       code: codeOf(error, 'bad_request'),
       message: error.message,
-      ...(error instanceof DetailedException ? error.details : {}),
+      ...detailsOf(error),
     })
   }
 
@@ -160,8 +161,15 @@ function sendError(
   ctx.response.status(status).send({ error: { ...error, request_id: ctx.request.id() } })
 }
 
-/** The 503s that say what state a feed is in (see getErrorLogLevel). */
-const FEED_STATES = new Set<ErrorCode>(['feed_unavailable', 'source_unavailable'])
+/**
+ * The 503s that report a state (see getErrorLogLevel): a feed's, or to a
+ * readiness probe the database's — an outage, not a bug of ours.
+ */
+const STATE_REPORTS = new Set<ErrorCode>([
+  'feed_unavailable',
+  'source_unavailable',
+  'database_unavailable',
+])
 
 /** The paths of the pages (app/web/routes.ts); every other path is the JSON API's. */
 const PAGE_PATHS = /^\/(market|dashboard)(\/|$)/
@@ -206,6 +214,11 @@ function codeOf(error: HttpError, fallback: ErrorCode): ErrorCode {
   const code = own ? (error.code as string).slice(2).toLowerCase() : undefined
   if (code && Object.hasOwn(ERROR_CODES, code)) return code as ErrorCode
   return error.status === 401 ? 'unauthenticated' : fallback
+}
+
+/** The machine-readable details an exception carries beside its code and message. */
+function detailsOf(error: HttpError) {
+  return error instanceof DetailedException ? error.details : {}
 }
 
 /** Our own 5xx errors (E_CHAIN_NODE_UNAVAILABLE, …) carry safe messages; anything else does not. */

@@ -24,6 +24,11 @@ export function paidFeedPath(feed: FeedRef) {
     : fill(PAID_FEED_ROUTES.provider.pattern, feed)
 }
 
+/** A feed's name: a built-in feed's id, or `handle/slug` for a provider's (the inverse of feedPaths). */
+export function feedName(feed: FeedRef) {
+  return 'id' in feed ? feed.id : `${feed.handle}/${feed.slug}`
+}
+
 /**
  * A feed's paid API path and the marketplace page about it, from its name
  * (`whale-alerts`, or `acme-data/btc-price` for a provider's feed). The pages

@@ -1,9 +1,24 @@
-import { rm } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { scanLogFile } from '#tests/support/log_secrets'
 
 /** The file this test run logs to (set by bin/test.ts), or undefined. */
 export function runLogFile() {
   return process.env.LOG_FILE
+}
+
+/** What the run has logged so far (nothing yet: empty): mark a point for logLinesSince. */
+export function runLogSoFar() {
+  return readFile(runLogFile()!, 'utf8').catch(() => '')
+}
+
+/** The log lines written after `before` (runLogSoFar), parsed: the run logs at debug level. */
+export async function logLinesSince(before: string) {
+  const all = await readFile(runLogFile()!, 'utf8')
+  return all
+    .slice(before.length)
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
 }
 
 /**

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import type { ErrorCode } from '#core/error_codes'
+import type { RequestLog } from '#core/request_log'
 import { Clock } from '#core/clock'
 import { topUpPaymentRequired, topUpResource } from '#credit/top_up_payment_required'
 import type { Microstx } from '#ledger/money'
@@ -13,6 +14,7 @@ export interface TopUpRequest {
   amount: Microstx
   /** The `payment-signature` header, when the buyer sent one. */
   paymentHeader?: string
+  log: RequestLog
 }
 
 /**
@@ -32,7 +34,7 @@ export class BuyTopUp {
     private chain: ChainConfig
   ) {}
 
-  async execute({ amount, paymentHeader }: TopUpRequest): Promise<PaidCallResult> {
+  async execute({ amount, paymentHeader, log }: TopUpRequest): Promise<PaidCallResult> {
     const startedAt = this.clock.now()
     const paymentRequired = (error?: ErrorCode) =>
       topUpPaymentRequired(amount, {
@@ -52,6 +54,7 @@ export class BuyTopUp {
       },
       paymentHeader,
       startedAt,
+      log,
     })
   }
 }

@@ -17,6 +17,7 @@ import { type FeedCall, feedPaymentRequired } from '#payments/feed_payment_requi
 import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
 import { resourceIdentity } from '#payments/x402'
+import type { RequestLog } from '#core/request_log'
 
 export interface FeedRequest {
   feed: FeedRef
@@ -25,6 +26,7 @@ export interface FeedRequest {
   /** The `credit-token` header and its optional `payment-identifier`: a call paid from credit. */
   credit?: { token: string; paymentIdentifier?: string }
   agentName?: string
+  log: RequestLog
 }
 
 /**
@@ -81,6 +83,7 @@ export class ServeFeed {
       paymentHeader: request.paymentHeader,
       agentName: request.agentName,
       startedAt,
+      log: request.log,
     })
   }
 
@@ -120,6 +123,7 @@ export class ServeFeed {
       paymentHeader: request.paymentHeader!,
       agentName: request.agentName,
       startedAt,
+      log: request.log,
     })
   }
 

@@ -3,6 +3,7 @@ import { ChainConfig } from '#chain/define_config'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
 import { declaredCodeOf, type ErrorCode } from '#core/error_codes'
+import type { RequestLog } from '#core/request_log'
 import type { Microstx } from '#ledger/money'
 import { PaymentsConfig } from '#payments/define_config'
 import { E_SETTLEMENT_UNAVAILABLE, E_TOO_MANY_PAYMENTS_IN_FLIGHT } from '#payments/exceptions'
@@ -59,6 +60,8 @@ export interface PaidCallRequest {
   paymentHeader: string
   agentName?: string
   startedAt: number
+  /** The request's log: every line from the decoded payment on names its transaction. */
+  log: RequestLog
 }
 
 /** A verified payment of one request, and what its answers say about it. */
@@ -153,6 +156,7 @@ export class ServePaidCall {
     )
     if (!checked.ok) return { refusal: refused(checked.refusal) }
     const payment = checked.payment
+    request.log.bind({ txid: payment.txid })
     return {
       call: {
         request,

@@ -1,7 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { ServeFeed } from '#payments/actions/serve_feed'
-import type { FeedRef } from '#feeds/feed_paths'
+import { type FeedRef, feedName } from '#feeds/feed_paths'
+import { RequestLog } from '#core/request_log'
 import { sendPaidCallResult } from '#payments/paid_call_response'
 import { sanitiseAgentName } from '#stats/agent_name'
 import { CREDIT_TOKEN_HEADER } from '#credit/credit_extension'
@@ -23,15 +24,22 @@ export default class ServeFeedController {
     return this.#serve(ctx, { handle: String(ctx.params.handle), slug: String(ctx.params.slug) })
   }
 
-  async #serve({ request, response }: HttpContext, feed: FeedRef) {
+  async #serve(ctx: HttpContext, feed: FeedRef) {
+    const { request, response } = ctx
     // A HEAD gets no body, so it never pays: it is quoted like the unpaid GET.
     const paying = request.method() !== 'HEAD'
+    const paymentHeader = paying ? request.header('payment-signature') : undefined
+    const credit = paying ? await this.#credit(request) : undefined
+    const log = new RequestLog(ctx)
+    // Only a paid call's lines: the unpaid 402 is the hot path (a child logger costs ~1 µs).
+    if (paymentHeader !== undefined || credit) log.bind({ feed: feedName(feed) })
     const result = await this.serveFeed.execute({
       feed,
       query: request.qs(),
-      paymentHeader: paying ? request.header('payment-signature') : undefined,
-      credit: paying ? await this.#credit(request) : undefined,
+      paymentHeader,
+      credit,
       agentName: sanitiseAgentName(request.header('x-agent-name')),
+      log,
     })
     return sendPaidCallResult(response, result)
   }

@@ -4,6 +4,7 @@ import { ChainConfig } from '#chain/define_config'
 import { RequestWithdrawal } from '#withdrawals/actions/request_withdrawal'
 import { withdrawValidator } from '#withdrawals/validators'
 import { withdrawalView } from '#withdrawals/withdrawal_view'
+import { RequestLog } from '#core/request_log'
 
 /** POST /providers/id/:id/withdraw: 201 with a new withdrawal, 200 with the original for a known key. */
 @inject()
@@ -13,7 +14,8 @@ export default class RequestWithdrawalController {
     private chain: ChainConfig
   ) {}
 
-  async handle({ ownedProvider, request, response }: HttpContext) {
+  async handle(ctx: HttpContext) {
+    const { ownedProvider, request, response } = ctx
     const input = await request.validateUsing(withdrawValidator)
     const { withdrawal, created } = await this.requestWithdrawal.execute({
       provider: ownedProvider,
@@ -21,6 +23,8 @@ export default class RequestWithdrawalController {
       destination: input.destination_address,
       idempotencyKey: input.idempotency_key.toLowerCase(),
     })
+    // Its transitions and the jobs' lines name it as withdrawal_id too (WithdrawalLifecycle).
+    new RequestLog(ctx).bind({ withdrawal_id: withdrawal.id })
     return response
       .status(created ? 201 : 200)
       .send({ withdrawal: withdrawalView(withdrawal, this.chain) })

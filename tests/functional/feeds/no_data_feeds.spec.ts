@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Assert } from '@japa/assert'
@@ -15,7 +14,7 @@ import { pushHeaders, registerPushAndUploadFeeds } from '#tests/support/hosted_m
 import { rawCall } from '#tests/support/fuzz'
 import { type PaidCallStack, paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, postRegistration, urlMirrorRegistration } from '#tests/support/providers'
-import { runLogFile } from '#tests/support/run_log'
+import { logLinesSince, runLogSoFar } from '#tests/support/run_log'
 
 /** What the service recorded of payments, money and calls: all of it must stay as it was. */
 async function recorded() {
@@ -75,16 +74,6 @@ async function signedPaymentFor(
     nonce: BigInt(nonce),
   })
   return { path, header: paymentHeader(required, tx.serialize(), paymentIdentifier), nonce }
-}
-
-/** The log lines the requests made after `before` (the run logs to LOG_FILE at debug level). */
-async function logLinesSince(before: string) {
-  const all = await readFile(runLogFile()!, 'utf8')
-  return all
-    .slice(before.length)
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
 }
 
 /**
@@ -193,7 +182,7 @@ test.group('A feed with no data yet', (group) => {
     assert,
   }) => {
     await registerPushAndUploadFeeds(client)
-    const before = await readFile(runLogFile()!, 'utf8').catch(() => '')
+    const before = await runLogSoFar()
     const { header } = await signedPaymentFor(stack, 'mirror-co', 'rates')
 
     const unpaid = await client.get('/feeds/p/mirror-co/rates')
