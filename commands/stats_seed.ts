@@ -21,7 +21,10 @@ export default class StatsSeed extends BaseCommand {
   @flags.number({ description: 'Distinct payers', default: SEED_DEFAULTS.payers })
   declare payers: number
 
-  @flags.number({ description: 'Days the calls are spread over, up to now', default: SEED_DEFAULTS.days })
+  @flags.number({
+    description: 'Days the calls are spread over, up to now',
+    default: SEED_DEFAULTS.days,
+  })
   declare days: number
 
   @flags.number({ description: 'Rows per statement', default: SEED_DEFAULTS.batch })

@@ -84,13 +84,11 @@ export class PublicStats {
     const log =
       feed === undefined
         ? this.db.from('query_log')
-        : this.db
-            .from(this.#feedIdsNamed(feed).as('named'))
-            .joinRaw(
-              `CROSS JOIN LATERAL (SELECT * FROM query_log WHERE query_log.feed_id = named.id
+        : this.db.from(this.#feedIdsNamed(feed).as('named')).joinRaw(
+            `CROSS JOIN LATERAL (SELECT * FROM query_log WHERE query_log.feed_id = named.id
                  ORDER BY query_log.id DESC LIMIT ?) AS query_log`,
-              [limit]
-            )
+            [limit]
+          )
     const calls = log
       .join('feeds', 'feeds.id', 'query_log.feed_id')
       .leftJoin('providers', 'providers.id', 'feeds.provider_id')

@@ -91,7 +91,8 @@ function logScans(plan: PlanNode) {
     .filter((node) => node['Relation Name'] === 'query_log')
     .map((node) => ({
       type: node['Node Type'],
-      rowsRead: (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'],
+      rowsRead:
+        (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'],
     }))
 }
 
