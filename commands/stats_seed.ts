@@ -27,6 +27,12 @@ export default class StatsSeed extends BaseCommand {
   })
   declare days: number
 
+  @flags.number({
+    description: 'The newest call this many days before now',
+    default: SEED_DEFAULTS.daysAgo,
+  })
+  declare daysAgo: number
+
   @flags.number({ description: 'Rows per statement', default: SEED_DEFAULTS.batch })
   declare batch: number
 
@@ -36,14 +42,16 @@ export default class StatsSeed extends BaseCommand {
       this.exitCode = 1
       return
     }
-    for (const [name, value] of Object.entries({
-      rows: this.rows,
-      payers: this.payers,
-      days: this.days,
-      batch: this.batch,
-    })) {
-      if (!Number.isSafeInteger(value) || value < 1) {
-        this.logger.error(`--${name} must be a positive integer`)
+    const minimums: [flag: string, value: number, minimum: number][] = [
+      ['rows', this.rows, 1],
+      ['payers', this.payers, 1],
+      ['days', this.days, 1],
+      ['days-ago', this.daysAgo, 0],
+      ['batch', this.batch, 1],
+    ]
+    for (const [flag, value, minimum] of minimums) {
+      if (!Number.isSafeInteger(value) || value < minimum) {
+        this.logger.error(`--${flag} must be an integer ≥ ${minimum}`)
         this.exitCode = 1
         return
       }
@@ -51,7 +59,13 @@ export default class StatsSeed extends BaseCommand {
     const seeder = await this.app.container.make(QueryLogSeeder)
     const started = performance.now()
     await seeder.seed(
-      { rows: this.rows, payers: this.payers, days: this.days, batch: this.batch },
+      {
+        rows: this.rows,
+        payers: this.payers,
+        days: this.days,
+        daysAgo: this.daysAgo,
+        batch: this.batch,
+      },
       (done) => this.logger.info(`${done.toLocaleString('en')} rows`)
     )
     const seconds = (performance.now() - started) / 1000

@@ -8,16 +8,19 @@ export interface SeedPlan {
   rows: number
   /** Distinct payers the calls are spread over. */
   payers: number
-  /** The calls are spread evenly over this many days, the newest at the clock's now. */
+  /** The calls are spread evenly over this many days… */
   days: number
+  /** …the newest this many days before the clock's now (0: now). */
+  daysAgo: number
   /** Rows per statement (one transaction each). */
   batch: number
 }
 
-export const SEED_DEFAULTS = { payers: 1_000, days: 30, batch: 1_000_000 }
+export const SEED_DEFAULTS = { payers: 1_000, days: 30, daysAgo: 0, batch: 1_000_000 }
 
 /** A seeded call's txid: its query-log id behind this prefix, never a 64-hex chain txid of a test fixture. */
 const SEEDED_TXID_PREFIX = 'feed5eed'
+const DAY_MS = 86_400_000
 
 /**
  * Fills the query log with synthetic paid calls for benchmarks and plan
@@ -28,7 +31,8 @@ const SEEDED_TXID_PREFIX = 'feed5eed'
  * PostgreSQL itself (generate_series), so none crosses the wire, and each
  * batch is one statement whose rollups are summed from that statement's
  * own inserted rows. Spread: a random active feed and payer each (every
- * fourth payer has an agent name), one call every `days / rows` up to now.
+ * fourth payer has an agent name), one call every `days / rows` up to the
+ * newest (now, or `daysAgo` days before).
  * No money moves: the ledger and payments are not involved, so this is
  * for a benchmark or development database only.
  */
@@ -49,8 +53,8 @@ export class QueryLogSeeder {
    * is seen, or kept on failure, half done.
    */
   async seed(plan: SeedPlan, progress: (done: number) => void = () => {}) {
-    const stepMs = (plan.days * 86_400_000) / plan.rows
-    const now = new Date(this.clock.now())
+    const stepMs = (plan.days * DAY_MS) / plan.rows
+    const newest = new Date(this.clock.now() - plan.daysAgo * DAY_MS)
     await this.db.transaction(async (trx) => {
       await trx.rawQuery(`SET LOCAL maintenance_work_mem = '256MB'`)
       await trx.rawQuery(`SET LOCAL work_mem = '64MB'`)
@@ -64,7 +68,7 @@ export class QueryLogSeeder {
           to,
           last: plan.rows - 1,
           stepMs,
-          now,
+          newest,
           payers: plan.payers,
           prefix: SEEDED_TXID_PREFIX,
         })
@@ -109,7 +113,7 @@ const SEED_BATCH = `
     INSERT INTO query_log (id, feed_id, txid, payer, agent_name, price_microstx, response_ms, created_at)
     SELECT id, feed.ids[f], :prefix || lpad(to_hex(id), 56, '0'), 'ST' || lpad(upper(to_hex(p)), 39, '0'),
            CASE WHEN p % 4 = 0 THEN 'seed-agent-' || p END, feed.prices[f], 20 + g % 180,
-           :now::timestamptz - (:last - g) * :stepMs::float8 * interval '1 millisecond'
+           :newest::timestamptz - (:last - g) * :stepMs::float8 * interval '1 millisecond'
       FROM generated, feed
     RETURNING feed_id, payer, agent_name, price_microstx, response_ms, created_at
   ), call AS MATERIALIZED (

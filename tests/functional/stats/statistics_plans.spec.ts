@@ -3,7 +3,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
 import { ACTIVITY_PAGE_SIZE } from '#web/controllers/show_activity_page_controller'
-import { QueryLogSeeder } from '#stats/query_log_seeder'
+import { QueryLogSeeder, SEED_DEFAULTS } from '#stats/query_log_seeder'
 import { emptyMarketplace } from '#tests/support/database'
 import { createFeeds } from '#tests/support/feeds'
 import { createProviderRow } from '#tests/support/providers'
@@ -107,7 +107,7 @@ test.group('Statistics plans over a large query log', (group) => {
     await createFeeds(provider.id, PROVIDER_FEEDS, (n) => ({ slug: `feed-${n}` }))
     const seeder = await app.container.make(QueryLogSeeder)
     // Seeding ends with ANALYZE: the planner sees the log's real size.
-    await seeder.seed({ rows: SEEDED_ROWS, payers: 300, days: 30, batch: SEEDED_ROWS })
+    await seeder.seed({ ...SEED_DEFAULTS, rows: SEEDED_ROWS, payers: 300 })
     return () => emptyMarketplace()
   })
 
