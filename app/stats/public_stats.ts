@@ -73,19 +73,28 @@ export class PublicStats {
   }
 
   /**
-   * The newest paid calls, of every feed or of one (`feed`: a built-in id or
-   * `<handle>/<slug>`, read through the query log's per-feed index); the
-   * totals are always the marketplace's.
+   * The newest paid calls, of every feed (backwards along the primary key)
+   * or of one (`feed`: a built-in id or `<handle>/<slug>`): the newest
+   * `limit` of each feed that name has named, through the query log's
+   * per-feed index, then the newest of those. Either way at most `limit`
+   * log rows per feed are read, however large the log. The totals are
+   * always the marketplace's.
    */
   async activity(limit: number, feed?: string) {
-    const calls = this.db
-      .from('query_log')
+    const log =
+      feed === undefined
+        ? this.db.from('query_log')
+        : this.db.from(this.#feedIdsNamed(feed).as('named')).joinRaw(
+            `CROSS JOIN LATERAL (SELECT * FROM query_log WHERE query_log.feed_id = named.id
+                 ORDER BY query_log.id DESC LIMIT ?) AS query_log`,
+            [limit]
+          )
+    const calls = log
       .join('feeds', 'feeds.id', 'query_log.feed_id')
       .leftJoin('providers', 'providers.id', 'feeds.provider_id')
       .orderBy('query_log.id', 'desc')
       .limit(limit)
       .select('query_log.*', this.db.raw(FEED_NAME))
-    if (feed !== undefined) calls.whereIn('query_log.feed_id', this.#feedIdsNamed(feed))
     const [totals, rows] = await Promise.all([
       this.db
         .from('agent_stats')
