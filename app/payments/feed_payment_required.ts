@@ -1,4 +1,3 @@
-import type { DiscoveryExtension } from '@x402/extensions/bazaar'
 import type { NetworkPreset } from '#chain/network'
 import { publicUrl } from '#core/public_url'
 import type { ErrorCode } from '#core/error_codes'
@@ -17,45 +16,56 @@ export interface FeedCall {
 /**
  * The 402 body (and `payment-required` header) of a feed request, with an
  * error code or not, carrying what the feed takes and answers (Bazaar).
+ * Built once per feed row read and answer (its Bazaar extension rewrites the
+ * output schema node by node), not on every unpaid request: the feed
+ * directory reads a feed again every second, so a changed feed is seen as
+ * soon as before. The object is shared, so it is frozen: extend a copy.
  */
 export function feedPaymentRequired(
   request: FeedCall,
   options: { payTo: string; network: NetworkPreset; error?: ErrorCode }
 ): PaymentRequired {
-  return paymentRequired({
-    baseUrl: publicUrl(),
-    path: request.path,
-    query: request.query,
-    description: request.feed.description || request.feed.displayName,
-    price: request.feed.priceMicrostx,
-    bazaar: bazaarOf(request),
-    ...options,
-  })
+  const baseUrl = publicUrl()
+  const key = JSON.stringify([
+    baseUrl,
+    resourceIdentity('GET', request.path, request.query),
+    options.error ?? null,
+    options.payTo,
+    options.network.caip2,
+  ])
+  let built = builtFor.get(request.feed)
+  if (!built) {
+    built = new Map()
+    builtFor.set(request.feed, built)
+  }
+  let required = built.get(key)
+  if (!required) {
+    if (built.size >= MAX_ANSWERS_PER_FEED) built.clear()
+    required = deepFreeze(
+      paymentRequired({
+        baseUrl,
+        path: request.path,
+        query: request.query,
+        description: request.feed.description || request.feed.displayName,
+        price: request.feed.priceMicrostx,
+        bazaar: bazaarExtension(feedDeclaration(request.feed), request),
+        ...options,
+      })
+    )
+    built.set(key, required)
+  }
+  return required
 }
 
-/** The queries whose Bazaar extension is kept per feed row: a buyer chooses them. */
-const MAX_QUERIES_PER_FEED = 32
+/** The answers kept per feed row (queries and error codes): a buyer chooses the queries. */
+const MAX_ANSWERS_PER_FEED = 32
 
-const bazaarExtensions = new WeakMap<Feed, Map<string, DiscoveryExtension>>()
+const builtFor = new WeakMap<Feed, Map<string, PaymentRequired>>()
 
-/**
- * The Bazaar extension of a call, built once per feed row read instead of on
- * every unpaid request (its output schema is rewritten node by node): the
- * feed directory reads a feed again every second, so a changed feed is seen
- * as soon as before. It is only ever serialised, never changed.
- */
-function bazaarOf(call: FeedCall): DiscoveryExtension {
-  let extensions = bazaarExtensions.get(call.feed)
-  if (!extensions) {
-    extensions = new Map()
-    bazaarExtensions.set(call.feed, extensions)
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child)
+    Object.freeze(value)
   }
-  const key = resourceIdentity('GET', call.path, call.query)
-  let extension = extensions.get(key)
-  if (!extension) {
-    if (extensions.size >= MAX_QUERIES_PER_FEED) extensions.clear()
-    extension = bazaarExtension(feedDeclaration(call.feed), call)
-    extensions.set(key, extension)
-  }
-  return extension
+  return value
 }
