@@ -8,9 +8,14 @@ import type { AddressInfo } from 'node:net'
  */
 export async function startCountingProxy(target: string) {
   const upstream = new URL(target)
-  const counter = { requests: 0 }
+  const counter = { requests: 0, byPath: new Map<string, number>() }
   const server = createServer((incoming, outgoing) => {
     counter.requests++
+    // One entry per endpoint: txids and addresses left out.
+    const path = new URL(incoming.url ?? '/', target).pathname
+      .replaceAll(/\bS[MNPT][\dA-Z]{20,}\b/g, ':address')
+      .replaceAll(/\b0x[\da-f]{64}\b/g, ':txid')
+    counter.byPath.set(path, (counter.byPath.get(path) ?? 0) + 1)
     const forwarded = httpRequest(
       {
         host: upstream.hostname,
