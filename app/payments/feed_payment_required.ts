@@ -41,7 +41,7 @@ export function feedPaymentRequired(
   let required = built.get(key)
   if (!required) {
     if (built.size >= MAX_ANSWERS_PER_FEED) built.clear()
-    required = deepFreeze(
+    required = frozen(
       paymentRequired({
         baseUrl,
         path: request.path,
@@ -62,10 +62,18 @@ const MAX_ANSWERS_PER_FEED = 32
 
 const builtFor = new WeakMap<Feed, Map<string, PaymentRequired>>()
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child)
-    Object.freeze(value)
+/**
+ * Freezes what the requirements are made of here (not the schemas and
+ * examples they point to, which are the feeds' own), so a change meant for
+ * one answer throws instead of reaching every later one.
+ */
+function frozen(required: PaymentRequired): PaymentRequired {
+  for (const accepted of required.accepts) {
+    Object.freeze(accepted.extra)
+    Object.freeze(accepted)
   }
-  return value
+  Object.freeze(required.accepts)
+  Object.freeze(required.resource)
+  Object.freeze(required.extensions)
+  return Object.freeze(required)
 }
