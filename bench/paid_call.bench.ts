@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout } from 'node:timers/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import { makeSTXTokenTransfer, privateKeyToAddress, randomPrivateKey } from '@stacks/transactions'
@@ -133,6 +134,10 @@ test.group('Benchmark', () => {
           )
         )
       )
+
+      // Signing kept this process busy for seconds: let it see the service close the idle
+      // keep-alive connections meanwhile, or a paid call may be written to a closing one.
+      await setTimeout(200)
 
       /** Each buyer pays its calls in a row, all buyers at once. */
       async function paidCalls(headers: string[][]) {
