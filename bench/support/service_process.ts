@@ -68,7 +68,10 @@ export async function startServiceProcess(options: ServiceProcessOptions) {
       const answer = await fetch(`${url}/__bench__/bare`)
       if (answer.ok) break
     } catch {
-      if (tries > 300) throw new Error('the service did not answer in 60 s')
+      if (tries > 300) {
+        child.kill('SIGTERM')
+        throw new Error('the service did not answer in 60 s')
+      }
     }
     await setTimeout(200)
   }
