@@ -87,23 +87,27 @@ export class Ledger {
    * with other entries it throws E_EXISTS_WITH_DIFFERENT_ENTRIES. A posting
    * that would take an account that may not go negative (a provider's pending
    * revenue, the payouts in flight) below zero throws E_EXCEEDS_CREDITS.
+   * `savepoint: false` for a caller whose whole transaction fails with a
+   * refused posting (a payment's confirmation): two statements fewer.
    */
   async post(
     trx: TransactionClientContract,
-    posting: Posting
+    posting: Posting,
+    { savepoint = true }: { savepoint?: boolean } = {}
   ): Promise<{ transactionId: string; alreadyPosted: boolean }> {
     assertBalanced(posting)
-    return trx.transaction(async (savepoint) => {
-      await lockTouched(savepoint, posting)
-      const inserted = await insert(savepoint, posting)
+    const record = async (client: TransactionClientContract) => {
+      await lockTouched(client, posting)
+      const inserted = await insert(client, posting)
       if (inserted.alreadyPosted) {
-        await assertSameEntries(savepoint, inserted.transactionId, posting)
+        await assertSameEntries(client, inserted.transactionId, posting)
         return inserted
       }
-      await assertCommittable(savepoint, posting)
-      await this.#updateProviderBalances(savepoint, posting)
+      await assertCommittable(client, posting)
+      await this.#updateProviderBalances(client, posting)
       return inserted
-    })
+    }
+    return savepoint ? trx.transaction(record) : record(trx)
   }
 
   /**
@@ -271,12 +275,19 @@ export class Ledger {
  * wait for each other instead of deadlocking. An account opened by this
  * posting is new to everyone; a provider's is covered by its provider's lock.
  * The providers' locks are NO KEY UPDATE: they do not block the KEY SHARE
- * locks that inserting a feed or a withdrawal takes on its provider.
+ * locks that inserting a feed or a withdrawal takes on its provider. A
+ * provider's own account is not locked by name: every posting that touches
+ * it holds its provider's lock already (a provider feed's payment takes one
+ * lock, a built-in feed's none).
  */
 async function lockTouched(trx: TransactionClientContract, { entries }: Posting) {
   const providerIds = [...new Set(entries.flatMap(({ account }) => account.providerId ?? []))]
   const limited = [
-    ...new Set(entries.flatMap(({ account }) => (account.mayGoNegative ? [] : account.name))),
+    ...new Set(
+      entries.flatMap(({ account }) =>
+        account.mayGoNegative || account.providerId !== null ? [] : account.name
+      )
+    ),
   ]
   if (providerIds.length > 0) {
     await trx.rawQuery(

@@ -112,11 +112,12 @@ export function sendPaidCallResult(response: HttpContext['response'], result: Pa
   setPaymentResponse(response, result.settlement)
   response.status(STATUS[result.kind])
   switch (result.kind) {
-    case 'payment_required':
-      if ('accepts' in result.body) {
-        response.header('payment-required', encodeHeader(headerPaymentRequired(result.body)))
-      }
-      return response.send(result.body)
+    case 'payment_required': {
+      const { json, header } = serialised(result.body)
+      if (header) response.header('payment-required', header)
+      response.header('content-type', 'application/json; charset=utf-8')
+      return response.send(json)
+    }
     case 'paid':
       if (result.timing) {
         const { chainMs, appMs } = result.timing
@@ -143,4 +144,26 @@ export function sendPaidCallResult(response: HttpContext['response'], result: Pa
       throw new Error(`unknown paid call result ${JSON.stringify(unknownResult)}`)
     }
   }
+}
+
+const serialisedBodies = new WeakMap<
+  PaymentRequired | PaymentFailedBody,
+  { json: string; header: string | null }
+>()
+
+/**
+ * A 402's body as JSON text and its `payment-required` header, made once per
+ * body: feedPaymentRequired hands every unpaid request of a feed the same
+ * frozen requirements, so neither is serialised again.
+ */
+function serialised(body: PaymentRequired | PaymentFailedBody) {
+  let text = serialisedBodies.get(body)
+  if (!text) {
+    text = {
+      json: JSON.stringify(body),
+      header: 'accepts' in body ? encodeHeader(headerPaymentRequired(body)) : null,
+    }
+    serialisedBodies.set(body, text)
+  }
+  return text
 }

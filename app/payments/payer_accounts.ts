@@ -1,7 +1,7 @@
 import type { LRUCache } from 'lru-cache'
 import type { Clock } from '#core/clock'
 import { clockedLruCache } from '#core/clocked_lru_cache'
-import type { PayerAccount, PayerAccounts } from '#payments/verify_payment'
+import type { PayerAccount, PayerAccounts, VerifiedPayment } from '#payments/verify_payment'
 
 interface Answer {
   account: PayerAccount
@@ -34,6 +34,27 @@ export class CachedPayerAccounts implements PayerAccounts {
         return { account: await this.chain.getAccount(address), askedAt }
       },
     })
+  }
+
+  /**
+   * What a payment confirmed by this service did to its payer's account: the
+   * next nonce follows it, the balance lost its amount and fee. Applied only
+   * to an answer whose next nonce is this payment's (asked before it was
+   * mined, nothing of the payer's missed since), which keeps its age: a payer
+   * paying in a row is not refused on its own last payment's nonce (and the
+   * node asked again) until the answer expires, and a refusal is still
+   * re-checked against the node. Any other change of the account (an
+   * incoming transfer, a transaction sent elsewhere, a confirmation applied
+   * out of order) waits for the next look-up, as before.
+   */
+  confirmed(payment: Pick<VerifiedPayment, 'payer' | 'nonce' | 'amount' | 'fee'>) {
+    // peek(): no look-up and no replaced one; an answer being fetched supersedes this one.
+    const held = this.#answers.peek(payment.payer)
+    if (held?.account.nonce !== payment.nonce) return
+    held.account = {
+      nonce: payment.nonce + 1n,
+      balance: held.account.balance - payment.amount - payment.fee,
+    }
   }
 
   async getAccount(address: string, { maxAgeMs = Infinity }: { maxAgeMs?: number } = {}) {

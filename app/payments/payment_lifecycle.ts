@@ -192,11 +192,16 @@ export class PaymentLifecycle {
         return 'confirmed'
       }
       if (row.purpose !== 'feed') return 'confirmed'
-      await this.ledger.post(trx, {
-        kind: 'payment',
-        reference: txid,
-        entries: this.ledger.paymentEntries({ amount, providerId: row.provider_id }),
-      })
+      // A refused posting fails the whole confirmation: no savepoint needed to undo it alone.
+      await this.ledger.post(
+        trx,
+        {
+          kind: 'payment',
+          reference: txid,
+          entries: this.ledger.paymentEntries({ amount, providerId: row.provider_id }),
+        },
+        { savepoint: false }
+      )
       await this.queryLog.recordPaidCall(trx, {
         feedId: row.feed_id,
         txid,

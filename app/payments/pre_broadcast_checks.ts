@@ -45,6 +45,11 @@ export class PreBroadcastChecks {
     return verdict.ok ? { ok: true } : verdict
   }
 
+  /** The payment confirmed on chain: the payer's cached account follows it (PayerAccounts.confirmed). */
+  confirmed(payment: VerifiedPayment) {
+    this.accounts.confirmed?.(payment)
+  }
+
   /** Refuses a transaction the chain already knows: someone broadcast it. */
   async refuseIfKnownToChain(txid: string): Promise<Refusable> {
     if ((await this.watcher.lookup(txid)) === null) return { ok: true }

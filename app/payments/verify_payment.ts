@@ -40,6 +40,11 @@ export interface VerificationOptions {
 export interface PayerAccounts {
   /** `maxAgeMs`: no cached answer older than this (a refusal is decided on a recent one). */
   getAccount(address: string, options?: { maxAgeMs?: number }): Promise<PayerAccount>
+  /**
+   * A payment of the payer confirmed on chain: a cache applies it to the
+   * answer it holds (the node is asked every time without one).
+   */
+  confirmed?(payment: Pick<VerifiedPayment, 'payer' | 'nonce' | 'amount' | 'fee'>): void
 }
 
 /** 0.1 STX: a transfer costs ~180 µSTX at the minimum rate, so this only stops absurd fees. */

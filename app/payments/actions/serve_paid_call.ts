@@ -265,6 +265,7 @@ export class ServePaidCall {
     switch (outcome.state) {
       case 'confirmed': {
         if (recorded === 'not_broadcast') return call.refused(failedOnChain)
+        this.checks.confirmed(call.payment)
         // Made as the payment confirmed (here, or by whoever got there first).
         const stored = served.body === null ? await this.records.find(call.payment.txid) : null
         const body = served.body ?? stored?.response ?? ''

@@ -73,4 +73,42 @@ test.group('Payer account look-ups', () => {
 
     assert.equal(chain.calls, 2)
   })
+
+  test('a payment confirmed at the next nonce moves the held answer on, without a node call', async ({
+    assert,
+  }) => {
+    const clock = new ManualClock()
+    const chain = new CountingAccounts()
+    const accounts = new CachedPayerAccounts(chain, clock, { ttlMs: 3_000, maxEntries: 10 })
+    const held = await accounts.getAccount('ST1')
+
+    accounts.confirmed({ payer: 'ST1', nonce: 0n, amount: 500n, fee: 100n })
+    const after = await accounts.getAccount('ST1')
+
+    assert.deepEqual(after, { nonce: 1n, balance: held.balance - 600n })
+    assert.equal(chain.calls, 1)
+    // Still the first answer's age: a caller needing a recent one asks the node.
+    clock.advance(10)
+    await accounts.getAccount('ST1', { maxAgeMs: 5 })
+    assert.equal(chain.calls, 2)
+  })
+
+  test('a confirmation at another nonce, or of a payer not held, changes nothing', async ({
+    assert,
+  }) => {
+    const chain = new CountingAccounts()
+    const accounts = new CachedPayerAccounts(chain, new ManualClock(), {
+      ttlMs: 3_000,
+      maxEntries: 10,
+    })
+    const held = await accounts.getAccount('ST1')
+
+    // Out of order (nonce 1 seen before 0): the held answer would miss nonce 0's spending.
+    accounts.confirmed({ payer: 'ST1', nonce: 1n, amount: 500n, fee: 100n })
+    accounts.confirmed({ payer: 'ST2', nonce: 0n, amount: 500n, fee: 100n })
+
+    assert.deepEqual(await accounts.getAccount('ST1'), held)
+    await accounts.getAccount('ST2')
+    assert.equal(chain.calls, 2)
+  })
 })
