@@ -372,6 +372,14 @@ export const ERROR_CODES = {
   },
   refund_not_found: { status: 404, in: ERROR, meaning: 'the wallet has no such refund' },
 
+  // Metrics (GET /metrics)
+  metrics_token_invalid: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      'a scrape of /metrics without `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md#metrics)',
+  },
+
   // Payments
   payment_not_found: {
     status: 404,

@@ -23,6 +23,7 @@ import {
 import type { SettlementOutcome } from '#payments/settlement/payment_settlement'
 import type { VerifiedPayment } from '#payments/verify_payment'
 import { QueryLog } from '#stats/query_log'
+import { metrics } from '#metrics/metrics'
 
 export const MAX_CLAIMS_IN_FLIGHT_PER_PAYER = 5
 
@@ -197,6 +198,7 @@ export class PaymentLifecycle {
         reference: txid,
         entries: this.ledger.paymentEntries({ amount, providerId: row.provider_id }),
       })
+      trx.after('commit', () => metrics.revenue(amount, 'onchain'))
       await this.queryLog.recordPaidCall(trx, {
         feedId: row.feed_id,
         txid,

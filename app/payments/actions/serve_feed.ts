@@ -16,6 +16,7 @@ import { type FeedCall, feedPaymentRequired } from '#payments/feed_payment_requi
 import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
 import { resourceIdentity } from '#payments/x402'
+import { metrics } from '#metrics/metrics'
 
 export interface FeedRequest {
   feed: FeedRef
@@ -61,12 +62,13 @@ export class ServeFeed {
     // Resolved only for a paying request: the unpaid 402 is the hot path, and building the
     // paid call's collaborators costs it about 15 µs per request (bench/paid_call.bench.ts).
     const paidCall = await app.container.make(ServePaidCall)
-    return paidCall.execute({
+    const call = paidCall.execute({
       resource: this.#paidResource({ feed, path, query }),
       paymentHeader: request.paymentHeader,
       agentName: request.agentName,
       startedAt,
     })
+    return metrics.paidCallOf('onchain', call)
   }
 
   #paymentRequired(call: FeedCall, error?: ErrorCode) {
