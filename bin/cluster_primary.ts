@@ -15,7 +15,7 @@ const consoleEntry = fileURLToPath(
 )
 
 function log(message: string) {
-  console.error(`[primary ${process.pid}] ${message}`)
+  console.error(`${new Date().toISOString()} [primary ${process.pid}] ${message}`)
 }
 
 /**
@@ -73,8 +73,8 @@ export async function runPrimary() {
   cluster.on('exit', (worker, code, signal) => {
     const role = roles.get(worker)!
     roles.delete(worker)
-    if (stopping) return
     const how = signal ? `signal ${signal}` : `code ${code}`
+    if (stopping) return log(`${nameOf(role)} stopped (${how})`)
     if (!ready.delete(worker)) {
       log(`${nameOf(role)} exited (${how}) before it was up: stopping`)
       process.exitCode = 1
@@ -88,6 +88,7 @@ export async function runPrimary() {
   const stop = async () => {
     if (stopping) return
     stopping = true
+    log('stopping')
     const first = [...roles].find(([, role]) => role.kind === 'web' && role.slot === 1)?.[0]
     await stopWorkers([...roles.keys()].filter((worker) => worker !== first))
     if (first) await stopWorkers([first])

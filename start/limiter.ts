@@ -52,9 +52,14 @@ function settings(name: RateLimitName) {
 }
 
 /** A request over the limit `name`: its refusal's message, counted in the metrics. */
-function refuse(error: InstanceType<typeof limiterErrors.E_TOO_MANY_REQUESTS>, name: RateLimitName) {
+function refuse(
+  error: InstanceType<typeof limiterErrors.E_TOO_MANY_REQUESTS>,
+  name: RateLimitName
+) {
   const { requests, windowSeconds } = settings(name)
-  error.setMessage(`Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`)
+  error.setMessage(
+    `Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`
+  )
   metrics.rateLimitRefused(name)
 }
 
