@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { test } from '@japa/runner'
 import { startInstance } from '#tests/support/cluster'
-import { metricValue } from '#tests/support/metrics'
+import { metricValue, scrape } from '#tests/support/metrics'
 
 /** A GET on a connection of its own: the cluster hands each new connection to the next worker. */
 function getOnNewConnection(url: string) {
@@ -21,24 +21,26 @@ test.group('npm start with 2 HTTP workers', () => {
     cleanup,
   }) => {
     const instance = await startInstance(2)
-    cleanup(() => instance.stop())
+    cleanup(async () => {
+      await instance.stop()
+    })
 
     const statuses = []
     for (let n = 0; n < 10; n++)
       statuses.push(await getOnNewConnection(`${instance.url}/no-such-page`))
-    const scrape = await (await fetch(`${instance.url}/metrics`)).text()
+    const scraped = await scrape(instance.url)
     const exitCode = await instance.stop()
 
     assert.deepEqual(statuses, Array(10).fill(404))
     // Each worker answered some (round-robin): the scrape holds all 10, not one worker's half.
     assert.equal(
-      metricValue(scrape, 'tollbooth_http_requests_total{route="unmatched",status="404"}'),
+      metricValue(scraped, 'tollbooth_http_requests_total{route="unmatched",status="404"}'),
       10
     )
     // Every process answered the scrape: its own process metrics are there, by name.
     for (const name of ['web-1', 'web-2', 'scheduler']) {
       assert.isAbove(
-        metricValue(scrape, `tollbooth_process_resident_memory_bytes{process="${name}"}`),
+        metricValue(scraped, `tollbooth_process_resident_memory_bytes{process="${name}"}`),
         0
       )
     }
