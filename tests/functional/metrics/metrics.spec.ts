@@ -5,6 +5,7 @@ import { MetricsConfig } from '#metrics/define_config'
 import { changeConfig } from '#tests/support/config'
 import { useBuyer, usePaidCallStack } from '#tests/support/paid_calls'
 import { metricValue } from '#tests/support/metrics'
+import { forgetRateLimitCounts, setRateLimits } from '#tests/support/rate_limits'
 
 const metricsConfig = await app.container.make(MetricsConfig)
 
@@ -52,6 +53,28 @@ test.group('GET /metrics', (group) => {
     const moved = (name: string) => metricValue(after, name) - metricValue(before, name)
     assert.equal(moved('tollbooth_paid_calls_total{outcome="refused",way="onchain"}'), 1)
     assert.equal(moved('tollbooth_http_requests_total{route="unmatched",status="404"}'), 1)
+  })
+})
+
+test.group('GET /metrics: rate limits', () => {
+  test('a request refused by a rate limit is counted under its limit', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    await forgetRateLimitCounts()
+    cleanup(setRateLimits({ signIn: 1 }))
+    const before = await scrape(client)
+
+    const answers = [
+      await client.post('/auth/nonce').json({}),
+      await client.post('/auth/nonce').json({}),
+    ]
+    const after = await scrape(client)
+
+    assert.equal(answers[1].status(), 429)
+    const sample = 'tollbooth_rate_limit_refusals_total{limit="signIn"}'
+    assert.equal(metricValue(after, sample) - metricValue(before, sample), 1)
   })
 })
 
