@@ -35,6 +35,7 @@ export default defineConfig({
     () => import('#providers/payments_provider'),
     () => import('#providers/withdrawals_provider'),
     () => import('#providers/credit_provider'),
+    () => import('#providers/metrics_provider'),
     () => import('#providers/feeds_provider'),
     () => import('#providers/provider_accounts_provider'),
     () => import('#providers/outbound_provider'),

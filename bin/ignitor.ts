@@ -1,4 +1,5 @@
 import 'reflect-metadata'
+import cluster from 'node:cluster'
 import { Ignitor } from '@adonisjs/core'
 
 export const APP_ROOT = new URL('../', import.meta.url)
@@ -20,7 +21,11 @@ export function createIgnitor() {
     app.booting(async () => {
       await import('#start/env')
     })
-    app.listen('SIGTERM', () => app.terminate())
+    app.listen('SIGTERM', async () => {
+      await app.terminate()
+      // A cluster worker of `npm start` (bin/cluster_primary.ts) is kept alive by its IPC channel.
+      if (cluster.isWorker) process.disconnect()
+    })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
 }

@@ -1,22 +1,19 @@
-import { prettyPrintError } from '@adonisjs/core'
-import { createIgnitor } from './ignitor.js'
-import { printStartupFailure } from './startup_failure.js'
-import { createHttpServer } from '../app/core/malformed_requests.js'
-import { AppConfig, type RequestLimits } from '../app/core/app_config.js'
+/*
+|--------------------------------------------------------------------------
+| `npm start`: the primary of a node:cluster
+|--------------------------------------------------------------------------
+|
+| This process serves nothing itself: it runs WEB_CONCURRENCY HTTP workers
+| (bin/http_worker.ts) sharing the port, and one scheduler (`node ace
+| scheduler:run`), all as cluster workers (bin/cluster_primary.ts,
+| docs/operations.md#processes).
+|
+*/
+import cluster from 'node:cluster'
 
-/** config/app.ts `requestLimits`, from AppConfig once the app has booted (before the server is created). */
-let requestLimits: RequestLimits
-
-createIgnitor()
-  .tap((app) => {
-    app.booted(async () => {
-      const config = await app.container.make(AppConfig)
-      requestLimits = config.requestLimits
-    })
-  })
-  .httpServer()
-  .start((handler) => createHttpServer(handler, requestLimits))
-  .catch((error) => {
-    process.exitCode = 1
-    if (!printStartupFailure(error)) prettyPrintError(error)
-  })
+if (cluster.isPrimary) {
+  const { runPrimary } = await import('./cluster_primary.js')
+  await runPrimary()
+} else {
+  await import('./http_worker.js')
+}

@@ -1,6 +1,7 @@
 import env from '#start/env'
 import { defineConfig } from '@adonisjs/lucid'
 import embeddedPostgres from '#config/embedded_postgres'
+import { processBudget } from '#core/process_budget'
 
 /**
  * PostgreSQL only. DATABASE_URL names an external server; without it the
@@ -8,6 +9,17 @@ import embeddedPostgres from '#config/embedded_postgres'
  * fills in the port once the server is up.
  */
 const databaseUrl = env.get('DATABASE_URL')
+
+/**
+ * Each process's pools are its share of DB_MAX_CONNECTIONS, so the N web
+ * workers and the scheduler of `npm start` stay within it together
+ * (app/core/process_budget.ts, docs/operations.md#processes).
+ */
+const budget = processBudget({
+  webWorkers: env.get('WEB_CONCURRENCY'),
+  maxConnections: env.get('DB_MAX_CONNECTIONS'),
+  poolMax: env.get('DB_POOL_MAX'),
+})
 
 function server() {
   return databaseUrl
@@ -27,7 +39,7 @@ const dbConfig = defineConfig({
     postgres: {
       client: 'pg',
       connection: server(),
-      pool: { min: 0, max: env.get('DB_POOL_MAX') ?? 10 },
+      pool: { min: 0, max: budget.appPool },
       migrations: {
         naturalSort: true,
         paths: ['database/migrations'],
@@ -43,7 +55,7 @@ const dbConfig = defineConfig({
     limiter: {
       client: 'pg',
       connection: server(),
-      pool: { min: 0, max: 4, acquireTimeoutMillis: 3_000 },
+      pool: { min: 0, max: budget.limiterPool, acquireTimeoutMillis: 3_000 },
     },
   },
 })

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
+import { DEFAULT_MAX_CONNECTIONS } from '#core/process_budget'
+
+/**
+ * Room for the instance's processes (DB_MAX_CONNECTIONS, app/core/process_budget.ts)
+ * and 20 more: migrations, `node ace` commands, psql, PostgreSQL's reserved slots.
+ */
+const maxConnections = (env.get('DB_MAX_CONNECTIONS') ?? DEFAULT_MAX_CONNECTIONS) + 20
 
 /**
  * The PostgreSQL server the app starts by itself when DATABASE_URL is unset.
@@ -24,9 +31,12 @@ const embeddedPostgresConfig = {
   database: 'tollbooth',
   throwAway: app.inTest,
   /** Durability is pointless for a cluster deleted at the end of the run. */
-  postgresFlags: app.inTest
-    ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
-    : [],
+  postgresFlags: [
+    ...['-c', `max_connections=${maxConnections}`],
+    ...(app.inTest
+      ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+      : []),
+  ],
 }
 
 export default embeddedPostgresConfig

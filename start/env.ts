@@ -14,6 +14,7 @@ import {
   appKey,
   memoPrefix,
   optional,
+  positiveInteger,
   privateKey,
   proxyList,
   requiredIn,
@@ -42,12 +43,18 @@ export default await Env.create(new URL('../', import.meta.url), {
   ] as const),
   LOG_FILE: Env.schema.string.optional(),
   TRUSTED_PROXIES: optional(proxyList),
+  /** HTTP workers `npm start` runs beside its one scheduler (app/core/process_budget.ts); unset → one per core. */
+  WEB_CONCURRENCY: optional(positiveInteger),
+  /** Bearer token of GET /metrics; unset in production → no /metrics (docs/operations.md#metrics). */
+  METRICS_TOKEN: Env.schema.string.optional(),
 
   APP_KEY: requiredIn(nodeEnv, everywhere, appKey),
 
   /** Unset outside production: an embedded PostgreSQL under tmp/ (config/embedded_postgres.ts). */
   DATABASE_URL: requiredIn(nodeEnv, ['production'], url(['postgres', 'postgresql'])),
   DB_POOL_MAX: Env.schema.number.optional(),
+  /** Every connection one instance's processes may open together (app/core/process_budget.ts). */
+  DB_MAX_CONNECTIONS: optional(positiveInteger),
   EMBEDDED_PG_PORT: Env.schema.number.optional(),
   EMBEDDED_PG_DATA_DIR: Env.schema.string.optional(),
 

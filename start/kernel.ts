@@ -14,6 +14,7 @@ server.errorHandler(() => import('#exceptions/handler'))
  */
 server.use([
   () => import('#middleware/request_id_middleware'),
+  () => import('#middleware/http_metrics_middleware'),
   () => import('#middleware/container_bindings_middleware'),
   () => import('#middleware/built_assets_middleware'),
   () => import('#middleware/vite_assets_middleware'),

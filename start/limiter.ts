@@ -23,6 +23,7 @@ import { E_RATE_LIMITER_UNAVAILABLE } from '#core/exceptions'
 import { bootedConfig } from '#core/injectable_config'
 import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
 import { signerOf } from '#auth/siws_message'
+import { metrics } from '#metrics/metrics'
 
 /**
  * Longer than any address, handle or feed slug: two clients or feeds never
@@ -50,9 +51,16 @@ function settings(name: RateLimitName) {
   return rateLimits()[name]
 }
 
-function refusal(name: RateLimitName) {
+/** A request over the limit `name`: its refusal's message, counted in the metrics. */
+function refuse(
+  error: InstanceType<typeof limiterErrors.E_TOO_MANY_REQUESTS>,
+  name: RateLimitName
+) {
   const { requests, windowSeconds } = settings(name)
-  return `Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`
+  error.setMessage(
+    `Too many requests: at most ${requests} every ${windowSeconds} s (see Retry-After)`
+  )
+  metrics.rateLimitRefused(name)
 }
 
 /**
@@ -73,7 +81,7 @@ function throttled(name: RateLimitName, keyOf: (ctx: HttpContext) => string): Mi
       .allowRequests(requests)
       .every(windowSeconds)
       .usingKey(keyOf(ctx))
-      .limitExceeded((error) => error.setMessage(refusal(name)))
+      .limitExceeded((error) => refuse(error, name))
   })
   return async (ctx: HttpContext, next: NextFn) => {
     let counted = false
@@ -98,7 +106,7 @@ export async function consumeRateLimit(name: RateLimitName, key: string) {
   try {
     await limiter.use({ requests, duration: windowSeconds }).consume(`${name}_${key}`)
   } catch (error) {
-    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) error.setMessage(refusal(name))
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) refuse(error, name)
     throw storeFailure(error)
   }
 }

@@ -9,6 +9,7 @@
 */
 import '#openapi/route_inputs'
 import '#health/routes'
+import '#metrics/routes'
 import '#feeds/routes'
 import '#payments/routes'
 import '#stats/routes'

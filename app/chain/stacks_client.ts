@@ -15,6 +15,7 @@ import {
   transactionAnswer,
 } from '#chain/node_answers'
 import type { Clock } from '#core/clock'
+import { metrics } from '#metrics/metrics'
 import {
   type JsonRequest,
   JsonRequestFailure,
@@ -191,6 +192,7 @@ export class StacksClient {
  */
 function chainError(path: string, error: unknown): unknown {
   if (!(error instanceof JsonRequestFailure)) return error
+  metrics.chainError(error.kind)
   if (error.kind === 'timeout' || error.kind === 'unreachable') {
     return new E_CHAIN_NODE_UNAVAILABLE([error.message])
   }

@@ -63,6 +63,12 @@ export function url(protocols: string[]): Rule<string> {
   }
 }
 
+/** A whole number ≥ 1 (WEB_CONCURRENCY, DB_MAX_CONNECTIONS). */
+export const positiveInteger: Rule<number> = (key, value = '') => {
+  if (/^[1-9][0-9]{0,5}$/.test(value)) return Number(value)
+  throw new Error(`${key} must be a whole number of at least 1 (got "${value}")`)
+}
+
 export const memoPrefix: Rule<string> = (key, value = '') => {
   if (/^[a-z0-9]{1,20}$/.test(value)) return value
   throw new Error(

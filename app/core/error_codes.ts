@@ -401,6 +401,14 @@ export const ERROR_CODES = {
     meaning: "the wallet's credit does not cover the price: top up, or pay this call on chain",
   },
 
+  // Metrics (GET /metrics)
+  metrics_token_invalid: {
+    status: 401,
+    in: ERROR,
+    meaning:
+      'a scrape of /metrics without `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md#metrics)',
+  },
+
   // Payments
   payment_not_found: {
     status: 404,

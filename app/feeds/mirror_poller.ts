@@ -8,6 +8,7 @@ import { FeedSourceManager } from '#feeds/feed_source_manager'
 import { FeedStats } from '#feeds/feed_stats'
 import { isPolling, SourceUnavailable } from '#feeds/source_driver'
 import Feed from '#models/feed'
+import { metrics } from '#metrics/metrics'
 
 /** Back-off after consecutive failures: the interval doubled per failure, up to max(interval, 1 h). */
 export function backoffMs(intervalMs: number, failures: number) {
@@ -91,6 +92,7 @@ export class MirrorPoller {
         const outcome = await this.pollOne(feed, startedAt)
         summary.polled++
         summary[outcome]++
+        metrics.mirrorPoll(outcome)
       }
     }
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker))

@@ -23,6 +23,7 @@ import {
 import type { SettlementOutcome } from '#payments/settlement/payment_settlement'
 import type { VerifiedPayment } from '#payments/verify_payment'
 import { QueryLog } from '#stats/query_log'
+import { metrics } from '#metrics/metrics'
 
 export const MAX_CLAIMS_IN_FLIGHT_PER_PAYER = 5
 
@@ -202,6 +203,7 @@ export class PaymentLifecycle {
         },
         { savepoint: false }
       )
+      trx.after('commit', () => metrics.revenue(amount, 'onchain'))
       await this.queryLog.recordPaidCall(trx, {
         feedId: row.feed_id,
         txid,

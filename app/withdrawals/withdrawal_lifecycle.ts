@@ -8,6 +8,7 @@ import { Clock } from '#core/clock'
 import { type Lease, leaseHeld, RowLeases } from '#core/row_leases'
 import { Ledger } from '#ledger/ledger'
 import type { Microstx } from '#ledger/money'
+import { metrics } from '#metrics/metrics'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
 import {
   sourceAccount,
@@ -365,6 +366,7 @@ export class WithdrawalLifecycle {
       detail,
     })
     logger.info({ withdrawal_id: id, from_status: from, to_status: to, detail }, 'withdrawal')
+    if (from !== to) trx.after('commit', () => metrics.withdrawal(to))
   }
 }
 

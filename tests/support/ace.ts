@@ -14,7 +14,7 @@ export interface AceRun {
 }
 
 /** The database of this test run, as a URL a child process can connect to. */
-function testDatabaseUrl() {
+export function testDatabaseUrl() {
   const connection = frameworkSetting<{
     port: number
     user: string

@@ -18,6 +18,7 @@ import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
 import { resourceIdentity } from '#payments/x402'
 import type { RequestLog } from '#core/request_log'
+import { metrics } from '#metrics/metrics'
 
 export interface FeedRequest {
   feed: FeedRef
@@ -78,13 +79,14 @@ export class ServeFeed {
     // Resolved only for a paying request: the unpaid 402 is the hot path, and building the
     // paid call's collaborators costs it about 15 µs per request (bench/paid_call.bench.ts).
     const paidCall = await app.container.make(ServePaidCall)
-    return paidCall.execute({
+    const call = paidCall.execute({
       resource: this.#paidResource({ feed, path, query }),
       paymentHeader: request.paymentHeader,
       agentName: request.agentName,
       startedAt,
       log: request.log,
     })
+    return metrics.paidCallOf('onchain', call)
   }
 
   #paymentRequired(call: FeedCall, error?: ErrorCode) {

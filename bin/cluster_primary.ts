@@ -1,0 +1,126 @@
+import cluster, { type Worker } from 'node:cluster'
+import { extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { prettyPrintError } from '@adonisjs/core'
+import { printStartupFailure } from './startup_failure.js'
+import { processBudget } from '../app/core/process_budget.js'
+
+type Role = { kind: 'web'; slot: number } | { kind: 'scheduler' }
+
+const nameOf = (role: Role) => (role.kind === 'web' ? `web-${role.slot}` : 'scheduler')
+
+/** bin/console.ts (bin/console.js once built): the scheduler is `node ace scheduler:run`. */
+const consoleEntry = fileURLToPath(
+  new URL(`./console${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
+)
+
+function log(message: string) {
+  console.error(`${new Date().toISOString()} [primary ${process.pid}] ${message}`)
+}
+
+/**
+ * Runs the instance (docs/operations.md#processes): WEB_CONCURRENCY HTTP
+ * workers on the one port and exactly one scheduler, each a cluster worker
+ * named by TOLLBOOTH_PROCESS (its metrics' `process` label). The first web
+ * worker starts alone: without DATABASE_URL it starts the embedded
+ * PostgreSQL the others then reuse, and a configuration it refuses stops the
+ * instance before more start. A worker that dies later is started again. On
+ * SIGTERM (or SIGINT) every worker is asked to stop — an HTTP worker closes
+ * its server and finishes the requests in flight first (AdonisJS's graceful
+ * shutdown, bin/ignitor.ts) — and the first web worker last, since it may
+ * own the embedded PostgreSQL; the primary exits once they all have.
+ */
+export async function runPrimary() {
+  let budget: ReturnType<typeof processBudget>
+  try {
+    // Validated here once: a bad variable stops the instance in one line before any worker starts.
+    const { default: env } = await import('../start/env.js')
+    budget = processBudget({
+      webWorkers: env.get('WEB_CONCURRENCY'),
+      maxConnections: env.get('DB_MAX_CONNECTIONS'),
+      poolMax: env.get('DB_POOL_MAX'),
+    })
+  } catch (error) {
+    process.exitCode = 1
+    if (!printStartupFailure(error)) prettyPrintError(error)
+    return
+  }
+  if (budget.overBudget) {
+    console.error(`Tollbooth cannot start, invalid configuration: ${budget.overBudget}`)
+    process.exitCode = 1
+    return
+  }
+
+  const { answerWorkerScrapes } = await import('../app/metrics/scrape.js')
+  answerWorkerScrapes()
+
+  const roles = new Map<Worker, Role>()
+  const ready = new Set<Worker>()
+  let stopping = false
+
+  const start = (role: Role) => {
+    if (role.kind === 'scheduler') {
+      cluster.setupPrimary({ exec: consoleEntry, args: ['scheduler:run'] })
+    } else {
+      cluster.setupPrimary({ exec: process.argv[1], args: [] })
+    }
+    const worker = cluster.fork({ TOLLBOOTH_PROCESS: nameOf(role) })
+    roles.set(worker, role)
+    worker.once(role.kind === 'web' ? 'listening' : 'online', () => ready.add(worker))
+    return worker
+  }
+
+  cluster.on('exit', (worker, code, signal) => {
+    const role = roles.get(worker)!
+    roles.delete(worker)
+    const how = signal ? `signal ${signal}` : `code ${code}`
+    if (stopping) return log(`${nameOf(role)} stopped (${how})`)
+    if (!ready.delete(worker)) {
+      log(`${nameOf(role)} exited (${how}) before it was up: stopping`)
+      process.exitCode = 1
+      void stop()
+      return
+    }
+    log(`${nameOf(role)} exited (${how}): starting another`)
+    start(role)
+  })
+
+  const stop = async () => {
+    if (stopping) return
+    stopping = true
+    log('stopping')
+    const first = [...roles].find(([, role]) => role.kind === 'web' && role.slot === 1)?.[0]
+    await stopWorkers([...roles.keys()].filter((worker) => worker !== first))
+    if (first) await stopWorkers([first])
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+
+  await listening(start({ kind: 'web', slot: 1 }))
+  const others = []
+  for (let slot = 2; slot <= budget.webWorkers; slot++) others.push(start({ kind: 'web', slot }))
+  start({ kind: 'scheduler' })
+  await Promise.all(others.map(listening))
+  if (!stopping) log(`ready: ${budget.webWorkers} HTTP worker(s) and the scheduler`)
+}
+
+/** Resolves once the worker listens, or has exited. */
+function listening(worker: Worker) {
+  return new Promise<void>((resolve) => {
+    worker.once('listening', () => resolve())
+    worker.once('exit', () => resolve())
+  })
+}
+
+function stopWorkers(workers: Worker[]) {
+  return Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          if (worker.isDead()) return resolve()
+          worker.once('exit', () => resolve())
+          worker.process.kill('SIGTERM')
+        })
+    )
+  )
+}
