@@ -185,6 +185,12 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           })
         } catch (error) {
           if (error instanceof OverCapError) return refusal(overCapMessage(error, caps))
+          if (error instanceof PendingError && error.paying === 'top_up') {
+            return refusal(
+              `Paid a prepaid-credit top-up (transaction ${error.txid}) that is still settling; ` +
+                'the credit is added once it confirms. The feed was not bought: try buy_feed again in a minute, it will pay from that credit.'
+            )
+          }
           if (error instanceof PendingError) {
             return refusal(
               `Paid (transaction ${error.txid}) but the payment is still settling. ` +
