@@ -868,11 +868,20 @@ function microstxOf(value: unknown): bigint | null {
 
 /** `allowedPayTo` from `TOLLBOOTH_PAY_TO`, comma-separated addresses (unset or blank: any). */
 export function allowedPayToFromEnv(env: Record<string, string | undefined>) {
-  const addresses = (env.TOLLBOOTH_PAY_TO ?? '')
+  return commaSeparated(env.TOLLBOOTH_PAY_TO)
+}
+
+/** `creditHosts` from `TOLLBOOTH_CREDIT_HOSTS`, comma-separated `host[:port]` (unset or blank: none). */
+export function creditHostsFromEnv(env: Record<string, string | undefined>) {
+  return commaSeparated(env.TOLLBOOTH_CREDIT_HOSTS)
+}
+
+function commaSeparated(value: string | undefined) {
+  const items = (value ?? '')
     .split(',')
-    .map((address) => address.trim())
+    .map((item) => item.trim())
     .filter(Boolean)
-  return addresses.length > 0 ? addresses : undefined
+  return items.length > 0 ? items : undefined
 }
 
 /** A built-in id (`whale-alerts`), a provider's `handle/slug`, or an absolute URL. */
