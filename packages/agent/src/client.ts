@@ -9,6 +9,7 @@ import {
 } from '@stacks/transactions'
 import {
   CREDIT_TOKEN_HEADER,
+  type CreditLimits,
   type CreditOffer,
   type CreditOptions,
   CreditTokens,
@@ -61,7 +62,11 @@ export interface ClientOptions {
   network: NetworkName
   /** No single call may cost more (µSTX). */
   maxPerCallMicrostx: bigint | number
-  /** All on-chain payments of this client together (calls and top-ups) may cost no more (µSTX). */
+  /**
+   * This client never spends more (µSTX): its on-chain payments (calls and credit top-ups) and its
+   * calls paid from credit it did not buy itself (credit the wallet already held) together. Calls
+   * paid from its own top-ups are not counted again.
+   */
   budgetMicrostx: bigint | number
   /** Stacks API for the account's nonce and the fee estimate (default: Hiro's for the network). */
   stacksApiUrl?: string
@@ -88,6 +93,11 @@ export interface ClientOptions {
    * the balance with no chain transaction each. Per-call payment stays the fallback.
    */
   credit?: CreditOptions
+  /**
+   * Host names (`host[:port]`) besides `baseUrl`'s whose credit messages the key signs for this
+   * service, e.g. its public name when `baseUrl` is an internal address. Default: none.
+   */
+  creditHosts?: string[]
 }
 
 export interface Purchase<T = unknown> {
@@ -101,9 +111,12 @@ export interface Purchase<T = unknown> {
 }
 
 export interface Spending {
-  /** On-chain payments the service took: calls and credit top-ups. */
+  /**
+   * What counts against the budget: on-chain payments the service took (calls and credit
+   * top-ups) and calls paid from credit this client did not buy.
+   */
   spentMicrostx: bigint
-  /** Calls in flight and the `unknown` payments. */
+  /** Calls in flight, the `unknown` payments and the credit calls of unknown outcome. */
   reservedMicrostx: bigint
   remainingMicrostx: bigint
   /** Calls paid on chain. */
@@ -117,9 +130,19 @@ export interface Spending {
 export interface CreditSpending {
   topUps: number
   topUpsMicrostx: bigint
-  /** Calls paid from credit: not counted again against the budget. */
+  /**
+   * What this client's top-ups bought that its calls have not spent: calls consume it first,
+   * uncounted; beyond it a credit call counts against the budget.
+   */
+  unspentTopUpsMicrostx: bigint
+  /** Calls paid from credit (all of them; the part beyond its own top-ups is in `spentMicrostx`). */
   calls: number
   spentMicrostx: bigint
+  /**
+   * Payment identifiers of credit calls whose answers were lost: their maximum price stays
+   * reserved until `get()` retries them with `{ paymentIdentifier }`.
+   */
+  unknownCalls: string[]
   /** The wallet's credit as the service last reported it (null: not yet). */
   balanceMicrostx: bigint | null
 }
@@ -161,6 +184,8 @@ const CREDIT_TOKEN_SPENT = new Set(['credit_token_invalid', 'credit_spend_cap_re
 type Answer = { response: Response; text: string }
 /** What an on-chain payment buys: one call, or credit of exactly `amount`. */
 type Paying = { kind: 'call' } | { kind: 'top_up'; amount: bigint }
+/** What a credit call in flight holds: its token's maximum price, from the top-ups, then the budget. */
+type CreditHold = { fromTopUps: bigint; fromBudget: bigint }
 
 export type Client = ReturnType<typeof createClient>
 
@@ -194,21 +219,23 @@ export function createClient(options: ClientOptions) {
     calls: 0,
     unknown: new Map<string, { priceMicrostx: bigint; nonce: bigint; kind: Paying['kind'] }>(),
   }
-  const creditLedger: CreditSpending = {
+  const creditLedger: Omit<CreditSpending, 'unknownCalls'> = {
     topUps: 0,
     topUpsMicrostx: 0n,
+    unspentTopUpsMicrostx: 0n,
     calls: 0,
     spentMicrostx: 0n,
     balanceMicrostx: null,
   }
+  /** Credit calls whose answers were lost, by payment-identifier: what each still holds. */
+  const lostCreditCalls = new Map<string, CreditHold>()
   const credit = options.credit && creditSettings(options.credit, perCallCap, signer)
   const tokens =
     credit &&
     new CreditTokens({
       baseUrl,
+      hosts: [new URL(baseUrl).host, ...(options.creditHosts ?? [])],
       address: signer.address,
-      spendCapMicrostx: credit.spendCapMicrostx,
-      maxPriceMicrostx: credit.maxPriceMicrostx,
       signMessage: (message) => signer.signMessage!(message),
       post: async (url, body) => {
         const { response, text } = await request(url, {
@@ -225,6 +252,8 @@ export function createClient(options: ClientOptions) {
   let creditOffer: CreditOffer | null = null
   /** The top-up in flight: concurrent calls short of credit wait for it instead of paying another. */
   let toppingUp: Promise<boolean> | null = null
+  let creditInFlight = 0
+  let creditCallsEndedWaiters: (() => void)[] = []
   let settling: Promise<void> | null = null
   const payer = new Payer(
     () => readNonces(fetchImpl, stacksApiUrl, signer.address),
@@ -269,6 +298,54 @@ export function createClient(options: ClientOptions) {
     return budget - ledger.spent - ledger.reserved
   }
 
+  /** What credit calls may still spend: this client's unspent top-ups and what is left of the budget. */
+  function creditRoom() {
+    return creditLedger.unspentTopUpsMicrostx + left()
+  }
+
+  /** What a new credit token signs: its spend cap never above what credit calls may still spend. */
+  function tokenLimits(): CreditLimits | null {
+    const spendCapMicrostx = min(credit!.spendCapMicrostx, creditRoom())
+    if (spendCapMicrostx <= 0n) return null
+    return { spendCapMicrostx, maxPriceMicrostx: min(credit!.maxPriceMicrostx, spendCapMicrostx) }
+  }
+
+  /**
+   * Holds a credit call's most (its token's maximum price) before it is sent: this client's
+   * unspent top-ups first, then the budget; null when they do not cover it.
+   */
+  function holdCredit(amount: bigint): CreditHold | null {
+    if (amount > creditRoom()) return null
+    const fromTopUps = min(creditLedger.unspentTopUpsMicrostx, amount)
+    creditLedger.unspentTopUpsMicrostx -= fromTopUps
+    ledger.reserved += amount - fromTopUps
+    return { fromTopUps, fromBudget: amount - fromTopUps }
+  }
+
+  /**
+   * Ends a hold with `price` debited (0: nothing), taken from the unspent top-ups first (a
+   * concurrent top-up's included), the rest counted against the budget.
+   */
+  function endHold(hold: CreditHold, price: bigint) {
+    creditLedger.unspentTopUpsMicrostx += hold.fromTopUps
+    ledger.reserved -= hold.fromBudget
+    const fromTopUps = min(price, creditLedger.unspentTopUpsMicrostx)
+    creditLedger.unspentTopUpsMicrostx -= fromTopUps
+    ledger.spent += price - fromTopUps
+  }
+
+  function creditCallEnded() {
+    if (--creditInFlight > 0) return
+    for (const resolve of creditCallsEndedWaiters) resolve()
+    creditCallsEndedWaiters = []
+  }
+
+  /** Resolves once no credit call is in flight: what they held is spent or back. */
+  function creditCallsEnded(): Promise<void> {
+    if (creditInFlight === 0) return Promise.resolve()
+    return new Promise((resolve) => creditCallsEndedWaiters.push(resolve))
+  }
+
   /** Reserves the price of an on-chain payment; a call's is also held to the per-call cap. */
   function reserve(price: bigint, paying: Paying) {
     if (paying.kind === 'call' && price > perCallCap) {
@@ -285,7 +362,7 @@ export function createClient(options: ClientOptions) {
       remainingMicrostx: left(),
       calls: ledger.calls,
       unknown: [...ledger.unknown].map(([txid, { priceMicrostx }]) => ({ txid, priceMicrostx })),
-      credit: { ...creditLedger },
+      credit: { ...creditLedger, unknownCalls: [...lostCreditCalls.keys()] },
     }
   }
 
@@ -333,18 +410,27 @@ export function createClient(options: ClientOptions) {
     else {
       creditLedger.topUps++
       creditLedger.topUpsMicrostx += price
+      creditLedger.unspentTopUpsMicrostx += price
     }
   }
 
   async function get<T = unknown>(
     feed: string,
-    params: Record<string, string | number | boolean> = {}
+    params: Record<string, string | number | boolean> = {},
+    retry: { paymentIdentifier?: string } = {}
   ): Promise<Purchase<T>> {
     const url = feedUrl(baseUrl, feed, params)
+    const { paymentIdentifier: retried } = retry
+    if (retried !== undefined && !PAYMENT_IDENTIFIER.test(retried)) {
+      throw new AgentError(
+        'invalid_options',
+        'a paymentIdentifier is 16–128 letters, digits, - or _'
+      )
+    }
     // The credit token goes only to the service itself, never to a feed URL of another origin.
     const fromCredit =
       tokens && new URL(url).origin === new URL(baseUrl).origin
-        ? await creditCall<T>(url)
+        ? await creditCall<T>(url, retried ?? paymentIdentifier())
         : { quote: await ask(url) }
     if ('purchase' in fromCredit) return fromCredit.purchase
     const { quote } = fromCredit
@@ -355,42 +441,80 @@ export function createClient(options: ClientOptions) {
 
   /**
    * One call paid from credit (docs: the service's credit.md): with the client's token and a
-   * payment-identifier kept across retries; a token the service no longer takes is renewed once,
-   * a balance short of the price topped up once (within the budget). Anything credit cannot fix
-   * (no credit offered, a price above the signed maximum, the budget spent) hands back the
-   * feed's 402 to pay on chain.
+   * payment-identifier kept across retries, holding the token's maximum price until the answer
+   * tells the price; a token the service no longer takes is renewed once, a balance short of the
+   * price topped up once (within the budget). Anything credit cannot fix (no credit offered, a
+   * price above the signed maximum, too little left of the top-ups and the budget) hands back the
+   * feed's 402 to pay on chain, at its exact price.
    */
   async function creditCall<T>(
-    url: string
+    url: string,
+    id: string
   ): Promise<{ purchase: Purchase<T> } | { quote: Answer }> {
     let token = tokens!.held()
     if (token === null || creditOffer === null) {
       const quote = await ask(url)
       const offer = quote.response.status === 402 ? offerOf(quote) : null
-      if (!offer) return { quote }
+      const limits = offer && tokenLimits()
+      if (!offer || !limits) return { quote }
       creditOffer = offer
-      token = await tokens!.token(offer)
+      token = await tokens!.token(offer, limits)
     }
-    const headers = { ...agentHeaders, 'payment-identifier': paymentIdentifier() }
+    const headers = { ...agentHeaders, 'payment-identifier': id }
     let renewed = false
     let toppedUp = false
+    let narrowed = false
     for (;;) {
+      // Calls short of credit wait for the top-up in flight rather than hold what it needs.
+      if (toppingUp) await toppingUp.catch(() => false)
       const topUpsBefore = creditLedger.topUps
-      const answer = await sendCredit(url, { ...headers, [CREDIT_TOKEN_HEADER]: token })
+      // A retry of a call whose answer was lost keeps what that call held.
+      const hold: CreditHold | null = lostCreditCalls.get(id) ?? holdCredit(token.maxPriceMicrostx)
+      lostCreditCalls.delete(id)
+      if (!hold) {
+        // Less left than the token's maximum price: a token signed for what is left pays a feed
+        // that costs no more; else the feed's 402 goes to the per-call payment (and its caps).
+        const quote = await ask(url)
+        const price = quote.response.status === 402 ? priceOf(quote) : null
+        const limits = tokenLimits()
+        if (narrowed || price === null || !limits || price > limits.maxPriceMicrostx) {
+          return { quote }
+        }
+        narrowed = true
+        token = await tokens!.renew(token.token, creditOffer!, limits)
+        continue
+      }
+      creditInFlight++
+      const answer = await sendCredit(url, id, {
+        ...headers,
+        [CREDIT_TOKEN_HEADER]: token.token,
+      }).catch((error: unknown) => {
+        lostCreditCalls.set(id, hold)
+        creditCallEnded()
+        throw error
+      })
       const { response, text } = answer
       const body = parseJson(text)
       const code = errorCode(body)
       if (response.status === 200) {
-        const price = isObject(body) ? microstxOf(body.price) : null
+        // A price the answer does not give is counted as the most the token allowed.
+        const price =
+          (isObject(body) ? microstxOf(body.price) : null) ?? hold.fromTopUps + hold.fromBudget
+        endHold(hold, price)
+        creditCallEnded()
         creditLedger.calls++
-        creditLedger.spentMicrostx += price ?? 0n
+        creditLedger.spentMicrostx += price
         creditLedger.balanceMicrostx =
           readCreditBalance(response.headers.get('credit-balance')) ?? creditLedger.balanceMicrostx
-        return { purchase: purchase<T>(body, null, price ?? 0n, 'credit') }
+        return { purchase: purchase<T>(body, null, price, 'credit') }
       }
+      endHold(hold, 0n)
+      creditCallEnded()
       if (code && CREDIT_TOKEN_SPENT.has(code) && !renewed) {
         renewed = true
-        token = await tokens!.renew(token, creditOffer!)
+        const limits = tokenLimits()
+        if (!limits) return { quote: await ask(url) }
+        token = await tokens!.renew(token.token, creditOffer!, limits)
         continue
       }
       if (response.status !== 402) throw refusal(response.status, text, true)
@@ -405,7 +529,11 @@ export function createClient(options: ClientOptions) {
   }
 
   /** A credit call's answer, sent again with the same headers after a lost answer or a 429. */
-  async function sendCredit(url: string, headers: Record<string, string>): Promise<Answer> {
+  async function sendCredit(
+    url: string,
+    id: string,
+    headers: Record<string, string>
+  ): Promise<Answer> {
     let lost = 0
     let busy = 0
     for (;;) {
@@ -419,7 +547,7 @@ export function createClient(options: ClientOptions) {
             : false
       if (!retry) {
         if (answer.ok) return answer.value
-        throw new UnreachableError(url, answer.error)
+        throw new UnreachableError(url, answer.error, null, id)
       }
       const waitMs =
         answer.ok && answer.value.response.status === 429
@@ -437,6 +565,8 @@ export function createClient(options: ClientOptions) {
     toppingUp ??= (async () => {
       const price = priceOf(quote)
       const offer = creditOffer!
+      // What the calls in flight hold goes back to the budget (they wait for this top-up).
+      await creditCallsEnded()
       let amount = credit!.topUpMicrostx
       if (offer.topUpMaximumMicrostx !== null && amount > offer.topUpMaximumMicrostx) {
         amount = offer.topUpMaximumMicrostx
@@ -562,7 +692,8 @@ export function createClient(options: ClientOptions) {
         if (response.status === 202) {
           nonceOutcome = 'used'
           moneyOutcome = 'paid'
-          const paid = await collect(body, txid, retryAfterMs(response, 5)).catch((error) => {
+          const wait = retryAfterMs(response, 5)
+          const paid = await collect(body, txid, wait, paying.kind).catch((error) => {
             // Failed on chain: the transfer moved nothing (its nonce is spent all the same).
             if (error instanceof RefusedError && error.serverCode === 'payment_failed') {
               moneyOutcome = 'released'
@@ -634,7 +765,7 @@ export function createClient(options: ClientOptions) {
   }
 
   /** Collects a payment still settling at its status URL with its receipt, honouring Retry-After. */
-  async function collect(body: unknown, txid: string, firstWaitMs: number) {
+  async function collect(body: unknown, txid: string, firstWaitMs: number, paying: Paying['kind']) {
     const receipt = isObject(body) && isObject(body.receipt) ? body.receipt : {}
     const named = typeof receipt.status_url === 'string' ? receipt.status_url : undefined
     // The receipt token goes only to the service itself, whatever URL an answer names.
@@ -643,7 +774,7 @@ export function createClient(options: ClientOptions) {
         ? named
         : `/payments/${txid}`
     const token = typeof receipt.token === 'string' ? receipt.token : undefined
-    const pending = new PendingError(txid, { txid, token, statusUrl })
+    const pending = new PendingError(txid, { txid, token, statusUrl }, paying)
     const url = new URL(statusUrl, `${baseUrl}/`).toString()
     const deadline = Date.now() + maxPendingMs
     let waitMs = firstWaitMs
@@ -737,11 +868,20 @@ function microstxOf(value: unknown): bigint | null {
 
 /** `allowedPayTo` from `TOLLBOOTH_PAY_TO`, comma-separated addresses (unset or blank: any). */
 export function allowedPayToFromEnv(env: Record<string, string | undefined>) {
-  const addresses = (env.TOLLBOOTH_PAY_TO ?? '')
+  return commaSeparated(env.TOLLBOOTH_PAY_TO)
+}
+
+/** `creditHosts` from `TOLLBOOTH_CREDIT_HOSTS`, comma-separated `host[:port]` (unset or blank: none). */
+export function creditHostsFromEnv(env: Record<string, string | undefined>) {
+  return commaSeparated(env.TOLLBOOTH_CREDIT_HOSTS)
+}
+
+function commaSeparated(value: string | undefined) {
+  const items = (value ?? '')
     .split(',')
-    .map((address) => address.trim())
+    .map((item) => item.trim())
     .filter(Boolean)
-  return addresses.length > 0 ? addresses : undefined
+  return items.length > 0 ? items : undefined
 }
 
 /** A built-in id (`whale-alerts`), a provider's `handle/slug`, or an absolute URL. */
@@ -785,6 +925,8 @@ function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
+
+const PAYMENT_IDENTIFIER = /^[A-Za-z0-9_-]{16,128}$/
 
 /** x402's payment-identifier: 16–128 letters, digits, `-` or `_`; the client's secret. */
 function paymentIdentifier() {

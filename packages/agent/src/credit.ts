@@ -13,7 +13,11 @@ export interface CreditOptions {
    * counted against `budgetMicrostx` (never more than is left of it).
    */
   topUpMicrostx: bigint | number
-  /** What one credit token may spend (default: one top-up): a stolen token buys no more. */
+  /**
+   * What one credit token may spend (default: one top-up): a stolen token buys no more. Each token
+   * is signed for no more than the client may still spend (its unspent top-ups and what is left
+   * of the budget), whatever this says.
+   */
   spendCapMicrostx?: bigint | number
   /** The dearest call a token pays (default and at most: `maxPerCallMicrostx`). */
   maxPricePerCallMicrostx?: bigint | number
@@ -23,8 +27,6 @@ export interface CreditOptions {
 export interface CreditOffer {
   /** CAIP-2, e.g. `stacks:2147483648`. */
   chainId: string
-  /** The host names the service gives in the offer's URLs (its public origin). */
-  hosts: string[]
   topUpMinimumMicrostx: bigint | null
   topUpMaximumMicrostx: bigint | null
   tokenMaxLifetimeSeconds: number | null
@@ -35,12 +37,8 @@ export function readCreditOffer(required: PaymentRequired): CreditOffer | null {
   const credit = isObject(required.extensions) ? required.extensions.credit : undefined
   const info = isObject(credit) && isObject(credit.info) ? credit.info : null
   if (!info || info.header !== CREDIT_TOKEN_HEADER || typeof info.chainId !== 'string') return null
-  const hosts = [info.nonceUrl, info.tokenUrl, info.topUpUrl].flatMap((url) =>
-    typeof url === 'string' && URL.canParse(url) ? [new URL(url).host] : []
-  )
   return {
     chainId: info.chainId,
-    hosts: [...new Set(hosts)],
     topUpMinimumMicrostx: microstx(info.topUpMinimum),
     topUpMaximumMicrostx: microstx(info.topUpMaximum),
     tokenMaxLifetimeSeconds:
@@ -62,7 +60,9 @@ export interface CreditLimits {
 /**
  * Checks the Sign-In With Stacks message the service issued before the key signs it: a credit
  * message (not a sign-in to anything else) for this address, on this chain, for one of the
- * service's own host names, whose statement names exactly the limits asked for.
+ * service's own host names, whose statement names exactly the limits asked for. The hosts are the
+ * client's `baseUrl` and those its operator named, never ones a 402 names: a service relaying
+ * another Tollbooth's challenge would otherwise get a token for the wallet's credit there.
  */
 export function checkCreditMessage(
   message: string,
@@ -116,8 +116,10 @@ function microstx(value: unknown): bigint | null {
 }
 
 /** What the token exchange needs of the client. */
-export interface CreditTokenSource extends CreditLimits {
+export interface CreditTokenSource {
   baseUrl: string
+  /** The host names whose credit messages the key signs (`checkCreditMessage`). */
+  hosts: string[]
   address: string
   signMessage: (message: string) => Promise<string>
   /** POSTs a JSON body; resolves to the status and text of the answer. */
@@ -127,6 +129,12 @@ export interface CreditTokenSource extends CreditLimits {
 /** A token is dropped this long before the expiry the service gave it. */
 const EXPIRY_MARGIN_MS = 30_000
 
+/** A credit token and the limits it was signed for. */
+export interface CreditToken extends CreditLimits {
+  token: string
+  expiresAt: number
+}
+
 /**
  * The client's credit token: obtained once (POST /credit/nonce, the key signs the message,
  * POST /credit/tokens) and shared by concurrent calls; renewed when the service no longer takes
@@ -134,40 +142,43 @@ const EXPIRY_MARGIN_MS = 30_000
  */
 export class CreditTokens {
   #source: CreditTokenSource
-  #current: { token: string; expiresAt: number } | null = null
-  #pending: Promise<{ token: string; expiresAt: number }> | null = null
+  #current: CreditToken | null = null
+  #pending: Promise<CreditToken> | null = null
 
   constructor(source: CreditTokenSource) {
     this.#source = source
   }
 
   /** The token the client holds, if it is not about to expire; null: none yet. */
-  held(): string | null {
+  held(): CreditToken | null {
     const current = this.#current
-    return current && Date.now() < current.expiresAt - EXPIRY_MARGIN_MS ? current.token : null
+    return current && Date.now() < current.expiresAt - EXPIRY_MARGIN_MS ? current : null
   }
 
-  /** A token to send; `offer` says for which chain and service it is signed. */
-  async token(offer: CreditOffer): Promise<string> {
+  /**
+   * A token to send; `offer` says for which chain it is signed, `limits` what a new one signs
+   * (concurrent callers share the exchange of the first).
+   */
+  token(offer: CreditOffer, limits: CreditLimits): Promise<CreditToken> {
     const held = this.held()
-    if (held) return held
-    this.#pending ??= this.#exchange(offer)
+    if (held) return Promise.resolve(held)
+    this.#pending ??= this.#exchange(offer, limits)
       .then((current) => (this.#current = current))
       .finally(() => {
         this.#pending = null
       })
-    const { token } = await this.#pending
-    return token
+    return this.#pending
   }
 
-  /** A new token in place of `stale`, which the service refused (concurrent callers share it). */
-  renew(stale: string, offer: CreditOffer): Promise<string> {
+  /** A new token in place of `stale`, which the service refused. */
+  renew(stale: string, offer: CreditOffer, limits: CreditLimits): Promise<CreditToken> {
     if (this.#current?.token === stale) this.#current = null
-    return this.token(offer)
+    return this.token(offer, limits)
   }
 
-  async #exchange(offer: CreditOffer): Promise<{ token: string; expiresAt: number }> {
-    const { baseUrl, address, spendCapMicrostx, maxPriceMicrostx } = this.#source
+  async #exchange(offer: CreditOffer, limits: CreditLimits): Promise<CreditToken> {
+    const { baseUrl, address } = this.#source
+    const { spendCapMicrostx, maxPriceMicrostx } = limits
     const nonceUrl = `${baseUrl}/credit/nonce`
     const issued = await this.#source.post(nonceUrl, {
       address,
@@ -185,7 +196,7 @@ export class CreditTokens {
       spendCapMicrostx,
       maxPriceMicrostx,
       chainId: offer.chainId,
-      hosts: [new URL(baseUrl).host, ...offer.hosts],
+      hosts: this.#source.hosts,
     })
     const signature = await this.#source.signMessage(message)
     const exchanged = await this.#source.post(`${baseUrl}/credit/tokens`, { message, signature })
@@ -203,6 +214,6 @@ export class CreditTokens {
     const expiresAt = Number.isNaN(Date.parse(expires))
       ? Date.now() + lifetimeMs
       : Date.parse(expires)
-    return { token, expiresAt }
+    return { token, expiresAt, ...limits }
   }
 }

@@ -79,17 +79,25 @@ export interface Receipt {
   statusUrl: string
 }
 
-/** The payment is still settling after the wait: collect the data later with the receipt. */
+/**
+ * The payment is still settling after the wait: for a call, collect its data later with the
+ * receipt; for a credit top-up (`paying: 'top_up'`), the credit is added once it confirms.
+ */
 export class PendingError extends AgentError {
   readonly txid: string
   readonly receipt: Receipt
-  constructor(txid: string, receipt: Receipt) {
+  /** What the payment buys: a call's data, or credit. */
+  readonly paying: 'call' | 'top_up'
+  constructor(txid: string, receipt: Receipt, paying: 'call' | 'top_up' = 'call') {
     super(
       'pending',
-      `transaction ${txid} is still settling: collect the data at ${receipt.statusUrl}`
+      paying === 'top_up'
+        ? `the credit top-up (transaction ${txid}) is still settling: the credit is added once it confirms (follow it at ${receipt.statusUrl}); the call was not made`
+        : `transaction ${txid} is still settling: collect the data at ${receipt.statusUrl}`
     )
     this.txid = txid
     this.receipt = receipt
+    this.paying = paying
   }
 }
 
@@ -137,19 +145,32 @@ export class UnreachableError extends AgentError {
   readonly url: string
   /** Set when a signed payment was sent and its outcome is unknown (its price stays reserved). */
   readonly txid: string | null
-  constructor(url: string, cause: unknown, txid: string | null = null) {
+  /**
+   * Set when a call paid from credit was sent and its outcome is unknown (its maximum price stays
+   * reserved): `get()` again with this `paymentIdentifier` answers the same bytes, debited once.
+   */
+  readonly paymentIdentifier: string | null
+  constructor(
+    url: string,
+    cause: unknown,
+    txid: string | null = null,
+    paymentIdentifier: string | null = null
+  ) {
     const reason =
       cause instanceof Error
         ? cause.cause instanceof Error
           ? cause.cause.message
           : cause.message
         : String(cause)
-    super(
-      'unreachable',
-      `could not reach ${url}${txid ? ` (payment ${txid} was sent; its outcome is unknown)` : ''}: ${reason}`
-    )
+    const sent = txid
+      ? ` (payment ${txid} was sent; its outcome is unknown)`
+      : paymentIdentifier
+        ? ` (credit call ${paymentIdentifier} was sent and may have been debited: retry it with that paymentIdentifier, debited once)`
+        : ''
+    super('unreachable', `could not reach ${url}${sent}: ${reason}`)
     this.url = url
     this.txid = txid
+    this.paymentIdentifier = paymentIdentifier
     this.cause = cause
   }
 }

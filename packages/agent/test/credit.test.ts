@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { getAddressFromPrivateKey } from '@stacks/transactions'
 import { createClient, type ClientOptions } from '../src/client.ts'
 import { checkCreditMessage, readCreditBalance } from '../src/credit.ts'
-import { AgentError, OverCapError } from '../src/errors.ts'
+import { AgentError, OverCapError, PendingError, UnreachableError } from '../src/errors.ts'
 import { creditService, type CreditServiceOptions } from './support/credit_service.ts'
 import { BASE_URL, PRIVATE_KEY, STACKS_API } from './support/stub_fetch.ts'
 
@@ -48,8 +48,10 @@ test('tops up once with an x402 payment, then pays calls from credit: one transf
     credit: {
       topUps: 1,
       topUpsMicrostx: 20_000n,
+      unspentTopUpsMicrostx: 5_000n,
       calls: 3,
       spentMicrostx: 15_000n,
+      unknownCalls: [],
       balanceMicrostx: 5_000n,
     },
   })
@@ -184,6 +186,107 @@ test('concurrent calls short of credit share one top-up and one token', async ()
   assert.deepEqual(state.transfers, [{ kind: 'top_up', amount: 50_000n }])
   assert.equal(state.exchanges, 1)
   assert.equal(state.balance, 0n)
+})
+
+test('credit the wallet already held counts against the budget: the client stops at it', async () => {
+  // 100 STX bought by another client; this one may spend 12 000 µSTX.
+  const { client, state } = setUp({ budgetMicrostx: 12_000 }, { balance: 100_000_000n })
+
+  const first = await client.get('whale-alerts')
+  const second = await client.get('whale-alerts')
+  const third = await client.get('whale-alerts').catch((error) => error)
+
+  assert.deepEqual([first.paidWith, second.paidWith], ['credit', 'credit'])
+  assert.ok(third instanceof OverCapError, String(third))
+  assert.equal(third.cap, 'budget')
+  assert.equal(state.balance, 100_000_000n - 10_000n)
+  assert.deepEqual(state.transfers, [])
+  // Each token is signed for no more than is left: 12 000, then 7 000 (a 5 000 call spent).
+  assert.deepEqual(
+    [...state.tokens.values()].map(({ cap, maxPrice }) => [cap, maxPrice]),
+    [
+      [12_000n, 10_000n],
+      [7_000n, 7_000n],
+    ]
+  )
+  assert.equal(client.spent().spentMicrostx, 10_000n)
+  assert.equal(client.spent().remainingMicrostx, 2_000n)
+  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 0n)
+})
+
+test("calls spend the client's own top-ups first, then the budget", async () => {
+  const { client, state } = setUp(
+    { budgetMicrostx: 30_000, credit: { topUpMicrostx: 10_000 } },
+    { topUpMinimum: 10_000n }
+  )
+
+  for (let call = 0; call < 4; call++) await client.get('whale-alerts')
+
+  assert.deepEqual(
+    state.transfers.map(({ kind, amount }) => [kind, amount]),
+    [
+      ['top_up', 10_000n],
+      ['top_up', 10_000n],
+    ]
+  )
+  assert.equal(client.spent().spentMicrostx, 20_000n)
+  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 0n)
+  assert.equal(client.spent().credit.calls, 4)
+})
+
+test('a credit call whose answers are all lost names its payment-identifier; retried with it, it is debited once', async () => {
+  const { client, state } = setUp({ maxRetryAfterMs: 1 })
+  await client.get('whale-alerts')
+  state.next.push('lose', 'lose', 'lose', 'lose', 'lose')
+
+  const lost = await client.get('whale-alerts').catch((error) => error)
+
+  assert.ok(lost instanceof UnreachableError, String(lost))
+  assert.match(lost.paymentIdentifier!, /^pay_[0-9a-f]{32}$/)
+  assert.match(lost.message, /retry it with that paymentIdentifier/)
+  assert.deepEqual(client.spent().credit.unknownCalls, [lost.paymentIdentifier])
+  assert.equal(state.balance, 10_000n)
+
+  const retried = await client.get(
+    'whale-alerts',
+    {},
+    { paymentIdentifier: lost.paymentIdentifier! }
+  )
+
+  assert.deepEqual(retried.data, { paid: 'from credit' })
+  assert.equal(state.balance, 10_000n)
+  assert.equal(state.creditRequests.at(-1)!.id, lost.paymentIdentifier)
+  assert.deepEqual(client.spent().credit.unknownCalls, [])
+  assert.equal(client.spent().reservedMicrostx, 0n)
+  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 10_000n)
+})
+
+test('a top-up still settling is a PendingError that speaks of credit, not data', async () => {
+  const { client } = setUp({ maxPendingMs: 1 }, { topUpPending: true })
+
+  const pending = await client.get('whale-alerts').catch((error) => error)
+
+  assert.ok(pending instanceof PendingError, String(pending))
+  assert.equal(pending.paying, 'top_up')
+  assert.match(
+    pending.message,
+    /credit top-up .* still settling: the credit is added once it confirms/
+  )
+  assert.doesNotMatch(pending.message, /data/)
+})
+
+test('a credit message for another host is refused though the 402 names that host; signed for an operator-named host', async () => {
+  // Another Tollbooth's challenge, relayed: its domain and URI, and the 402's URLs, name that one.
+  const relayed = (issued: string) => issued.replaceAll('tollbooth.test', 'victim.example')
+  const service = { offerOrigin: 'http://victim.example', message: relayed }
+  const { client, state } = setUp({}, service)
+
+  await assert.rejects(client.get('whale-alerts'), /it is for victim\.example, not the service/)
+  assert.equal(state.exchanges, 0)
+
+  // Named by the operator, the host is signed for (this stand-in then refuses the altered text).
+  const allowed = setUp({ creditHosts: ['victim.example'] }, { message: relayed })
+  await assert.rejects(allowed.client.get('whale-alerts'), /signature_invalid/)
 })
 
 test('credit needs a way to sign messages, and limits that fit the caps', () => {

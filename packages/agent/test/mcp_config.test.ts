@@ -80,3 +80,13 @@ test('TOLLBOOTH_CREDIT_TOP_UP makes buy_feed prefer prepaid credit, topped up by
     /TOLLBOOTH_CREDIT_TOP_UP must be an amount of STX/
   )
 })
+
+test("TOLLBOOTH_CREDIT_HOSTS names the hosts besides TOLLBOOTH_URL's whose credit messages are signed", () => {
+  const credit = { ...ENV, TOLLBOOTH_CREDIT_TOP_UP: '0.5' }
+  assert.equal(readConfig([], credit).client.creditHosts, undefined)
+  assert.deepEqual(
+    readConfig([], { ...credit, TOLLBOOTH_CREDIT_HOSTS: 'tollbooth.example, localhost:3333' })
+      .client.creditHosts,
+    ['tollbooth.example', 'localhost:3333']
+  )
+})

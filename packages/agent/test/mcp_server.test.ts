@@ -118,3 +118,44 @@ test('describe_feed names both ways to pay; buy_feed pays from the credit the op
   assert.deepEqual(state.transfers, [{ kind: 'top_up', amount: 20_000n }])
   await mcp.close()
 })
+
+test('buy_feed whose credit call lost every answer names its payment_identifier; called again with it, debited once', async () => {
+  const { fetch, state } = creditService()
+  const client = createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    privateKey: PRIVATE_KEY,
+    stacksApiUrl: STACKS_API,
+    feeMicrostx: 180,
+    maxPerCallMicrostx: 10_000,
+    budgetMicrostx: 1_000_000,
+    maxRetryAfterMs: 1,
+    credit: { topUpMicrostx: 20_000 },
+    fetch,
+  })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
+    serverSide
+  )
+  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
+  await mcp.connect(clientSide)
+  const buy = async (args: Record<string, string> = {}) =>
+    (await mcp.callTool({
+      name: 'buy_feed',
+      arguments: { feed: 'whale-alerts', ...args },
+    })) as CallToolResult
+  const text = (result: CallToolResult) => (result.content[0] as { text: string }).text
+  await buy()
+  state.next.push('lose', 'lose', 'lose', 'lose', 'lose')
+
+  const lost = await buy()
+  const id = /payment_identifier "([\w-]+)"/.exec(text(lost))?.[1]
+  const retried = await buy({ payment_identifier: id! })
+
+  assert.equal(lost.isError, true)
+  assert.match(text(lost), /without paying twice/)
+  assert.equal(retried.isError, undefined, text(retried))
+  assert.deepEqual(JSON.parse(text(retried)).data, { paid: 'from credit' })
+  assert.equal(state.balance, 10_000n)
+  await mcp.close()
+})

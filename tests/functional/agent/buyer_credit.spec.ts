@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { createClient, type ClientOptions } from '#agent'
+import { createClient, OverCapError, type ClientOptions } from '#agent'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
@@ -24,6 +24,8 @@ test.group('The buyer SDK paying from prepaid credit', (group) => {
       maxPerCallMicrostx: 10_000n,
       budgetMicrostx: 300_000n,
       credit: { topUpMicrostx: 200_000n },
+      // The service names itself by its PUBLIC_URL (localhost in tests), not 127.0.0.1.
+      creditHosts: [`localhost:${env.get('PORT')}`],
       ...overrides,
     })
   }
@@ -70,10 +72,48 @@ test.group('The buyer SDK paying from prepaid credit', (group) => {
       credit: {
         topUps: 1,
         topUpsMicrostx: 200_000n,
+        unspentTopUpsMicrostx: 180_000n,
         calls: 4,
         spentMicrostx: 20_000n,
+        unknownCalls: [],
         balanceMicrostx: 180_000n,
       },
+    })
+  }).timeout(30_000)
+
+  test("credit the wallet already holds (another client's top-up) counts against the budget: a client with a small one stops at it", async ({
+    assert,
+  }) => {
+    await client().get('whale-alerts')
+    const small = client({ budgetMicrostx: 12_000n })
+
+    const first = await small.get('whale-alerts')
+    const second = await small.get('whale-alerts')
+    const third = await small.get('whale-alerts').catch((error: unknown) => error)
+
+    assert.deepEqual([first.paidWith, second.paidWith], ['credit', 'credit'])
+    assert.instanceOf(third, OverCapError)
+    assert.equal((third as OverCapError).cap, 'budget')
+    assert.equal(await broadcastCount(), 1)
+    assert.lengthOf(await db.from('credit_calls').where('payer', SENDER.address), 3)
+    const tokens = await db
+      .from('credit_tokens')
+      .where('address', SENDER.address)
+      .orderBy('spend_cap_microstx', 'desc')
+      .select('spend_cap_microstx', 'max_price_microstx')
+    // The first client's token, then the small client's: each signed for no more than it had left.
+    assert.deepEqual(
+      tokens.map((token) => [Number(token.spend_cap_microstx), Number(token.max_price_microstx)]),
+      [
+        [200_000, 10_000],
+        [12_000, 10_000],
+        [7_000, 7_000],
+      ]
+    )
+    assert.containsSubset(small.spent(), {
+      spentMicrostx: 10_000n,
+      remainingMicrostx: 2_000n,
+      calls: 0,
     })
   }).timeout(30_000)
 

@@ -25,8 +25,10 @@ const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 const NO_CREDIT = {
   topUps: 0,
   topUpsMicrostx: 0n,
+  unspentTopUpsMicrostx: 0n,
   calls: 0,
   spentMicrostx: 0n,
+  unknownCalls: [],
   balanceMicrostx: null,
 }
 

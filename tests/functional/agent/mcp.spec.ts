@@ -177,7 +177,12 @@ test.group('The MCP server', (group) => {
       new StdioClientTransport({
         command: NODE,
         args: [MAIN],
-        env: { ...serverEnv({ maxPerCall: '0.01', budget: '1' }), TOLLBOOTH_CREDIT_TOP_UP: '0.2' },
+        env: {
+          ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+          TOLLBOOTH_CREDIT_TOP_UP: '0.2',
+          // The service names itself by its PUBLIC_URL (localhost in tests), not 127.0.0.1.
+          TOLLBOOTH_CREDIT_HOSTS: `localhost:${env.get('PORT')}`,
+        },
       })
     )
     cleanup(() => client.close())

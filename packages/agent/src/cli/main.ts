@@ -426,9 +426,13 @@ function toStop(error: unknown, io: CliIo): CliStop {
   if (error instanceof PendingError) {
     const statusUrl = new URL(error.receipt.statusUrl, `${settings(io.env).baseUrl}/`).toString()
     const header = error.receipt.token ? `-H 'x-payment-receipt: ${error.receipt.token}' ` : ''
+    const next =
+      error.paying === 'top_up'
+        ? `the credit is added once it confirms; the feed was not bought: run the command again later\nfollow the top-up with: curl ${header}${statusUrl}`
+        : `collect the data later with: curl ${header}${statusUrl}`
     return new CliStop(
       EXIT.pending,
-      `transaction ${error.txid}${link(io, error.txid)} is still settling (paid, not confirmed yet)\nreceipt: ${JSON.stringify({ ...error.receipt, statusUrl })}\ncollect the data later with: curl ${header}${statusUrl}`
+      `${error.paying === 'top_up' ? 'credit top-up ' : ''}transaction ${error.txid}${link(io, error.txid)} is still settling (paid, not confirmed yet)\nreceipt: ${JSON.stringify({ ...error.receipt, statusUrl })}\n${next}`
     )
   }
   if (error instanceof PayToNotAllowedError) {

@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net'
 import { parseArgs } from 'node:util'
-import { allowedPayToFromEnv, type ClientOptions } from '../client.ts'
+import { allowedPayToFromEnv, creditHostsFromEnv, type ClientOptions } from '../client.ts'
 import { AgentError } from '../errors.ts'
 import { NETWORK_IDS, type NetworkName } from '../x402.ts'
 import { parseStx } from './stx.ts'
@@ -70,6 +70,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig {
           credit: {
             topUpMicrostx: parseStx(env.TOLLBOOTH_CREDIT_TOP_UP, 'TOLLBOOTH_CREDIT_TOP_UP'),
           },
+          creditHosts: creditHostsFromEnv(env),
         }
       : {}),
   }

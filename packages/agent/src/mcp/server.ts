@@ -3,7 +3,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { feedUrl, type Client, type Quote } from '../client.ts'
 import type { Feed } from '../discovery.ts'
-import { AgentError, OverCapError, PendingError, RefusedError } from '../errors.ts'
+import {
+  AgentError,
+  OverCapError,
+  PendingError,
+  RefusedError,
+  UnreachableError,
+} from '../errors.ts'
 import { isObject } from '../x402.ts'
 import { formatStx } from './stx.ts'
 
@@ -157,10 +163,17 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           .refine((params) => Object.keys(params).length <= 20, 'at most 20 parameters')
           .optional()
           .describe("The feed's query parameters (describe_feed lists them)"),
+        payment_identifier: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{16,128}$/)
+          .optional()
+          .describe(
+            'Only to retry a call paid from credit whose answer was lost: the payment_identifier buy_feed named'
+          ),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
-    async ({ feed, params }) =>
+    async ({ feed, params, payment_identifier: paymentIdentifier }) =>
       answer(async () => {
         if (!(await isOwnFeed(client, options.baseUrl, feed))) {
           return refusal(
@@ -169,7 +182,7 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           )
         }
         try {
-          const bought = await client.get(feed, params ?? {})
+          const bought = await client.get(feed, params ?? {}, { paymentIdentifier })
           const { credit } = client.spent()
           return json({
             data: bought.data,
@@ -185,6 +198,17 @@ export function createMcpServer(client: Client, options: McpOptions): McpServer 
           })
         } catch (error) {
           if (error instanceof OverCapError) return refusal(overCapMessage(error, caps))
+          if (error instanceof UnreachableError && error.paymentIdentifier) {
+            return refusal(
+              `The service did not answer; the call may have been paid from credit. Call buy_feed again with the same feed, params and payment_identifier "${error.paymentIdentifier}" to get its data without paying twice.`
+            )
+          }
+          if (error instanceof PendingError && error.paying === 'top_up') {
+            return refusal(
+              `Paid a prepaid-credit top-up (transaction ${error.txid}) that is still settling; ` +
+                'the credit is added once it confirms. The feed was not bought: try buy_feed again in a minute, it will pay from that credit.'
+            )
+          }
           if (error instanceof PendingError) {
             return refusal(
               `Paid (transaction ${error.txid}) but the payment is still settling. ` +

@@ -23,6 +23,12 @@ export interface CreditServiceOptions {
   topUpMinimum?: bigint
   /** Rewrites the message the service issues for signing (an attack, a bug). */
   message?: (message: string) => string
+  /** The origin the 402's credit extension names in its URLs (default: the service's). */
+  offerOrigin?: string
+  /** The wallet's credit before the client tops up (bought by another client). */
+  balance?: bigint
+  /** Top-ups stay settling: 202 with a receipt, and the status URL answers 202. */
+  topUpPending?: boolean
 }
 
 function microstx(stx: string) {
@@ -38,7 +44,7 @@ function microstx(stx: string) {
 export function creditService(options: CreditServiceOptions = {}) {
   const price = options.price ?? 5_000n
   const state = {
-    balance: 0n,
+    balance: options.balance ?? 0n,
     /** Transfers received: top-ups and per-call payments. */
     transfers: [] as { kind: 'top_up' | 'call'; amount: bigint }[],
     tokens: new Map<string, { cap: bigint; maxPrice: bigint; spent: bigint }>(),
@@ -53,9 +59,9 @@ export function creditService(options: CreditServiceOptions = {}) {
   const offer = {
     header: 'credit-token',
     chainId: CHAIN_ID,
-    nonceUrl: `${BASE_URL}/credit/nonce`,
-    tokenUrl: `${BASE_URL}/credit/tokens`,
-    topUpUrl: `${BASE_URL}/credit/top-ups`,
+    nonceUrl: `${options.offerOrigin ?? BASE_URL}/credit/nonce`,
+    tokenUrl: `${options.offerOrigin ?? BASE_URL}/credit/tokens`,
+    topUpUrl: `${options.offerOrigin ?? BASE_URL}/credit/top-ups`,
     topUpMinimum: String(options.topUpMinimum ?? 10_000n),
     topUpMaximum: '100000000',
     tokenMaxLifetimeSeconds: 3600,
@@ -118,11 +124,18 @@ export function creditService(options: CreditServiceOptions = {}) {
       const amount = microstx(url.searchParams.get('amount_stx')!)
       if (!paid) return quote(String(amount))
       state.transfers.push({ kind: 'top_up', amount })
+      if (options.topUpPending) {
+        const receipt = { txid: '0x00', token: 'rcpt', status_url: '/payments/0x00' }
+        return json(202, { x402Version: 2, error: 'settlement_pending', receipt })
+      }
       state.balance += amount
       return json(200, {
         credit: { balance_microstx: Number(state.balance) },
         top_up: { txid: '0x00', amount_microstx: Number(amount) },
       })
+    }
+    if (url.pathname.startsWith('/payments/')) {
+      return json(202, { x402Version: 2, error: 'settlement_pending' })
     }
     if (paid) {
       state.transfers.push({ kind: 'call', amount: price })
@@ -139,7 +152,10 @@ export function creditService(options: CreditServiceOptions = {}) {
       return json(401, { error: { code: 'credit_token_invalid', message: 'expired' } })
     }
     const served = JSON.stringify({ data: { paid: 'from credit' }, price: Number(price) })
-    if (id && state.debits.has(id)) return new Response(state.debits.get(id), { status: 200 })
+    if (id && state.debits.has(id)) {
+      if (step === 'lose') throw new TypeError('fetch failed')
+      return new Response(state.debits.get(id), { status: 200 })
+    }
     if (price > limits.maxPrice) return feedQuote('credit_price_above_limit')
     if (limits.spent + price > limits.cap) return feedQuote('credit_spend_cap_reached')
     if (state.balance < price) return feedQuote('insufficient_credit')
