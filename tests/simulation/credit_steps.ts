@@ -189,9 +189,33 @@ async function spendAtOnce(
       response
     )
   )
+  refusedRetries(run, payer, identifiers, responses)
   const debited = before - (await creditOf(payer.address))
   const refusals = [...new Set(responses.filter((r) => r.status() !== 200).map(outcomeOf))].sort()
   return `${formatStx(debited)} STX debited${refusals.length > 0 ? `, refused: ${refusals.join(', ')}` : ''}`
+}
+
+/**
+ * Calls at once with one payment-identifier are served once and all get its
+ * bytes: one of them refused while another was served is a violation.
+ */
+function refusedRetries(
+  run: Run,
+  payer: Wallet,
+  identifiers: (string | undefined)[],
+  responses: ApiResponse[]
+) {
+  for (const identifier of new Set(identifiers)) {
+    if (identifier === undefined) continue
+    const outcomes = responses
+      .filter((_, index) => identifiers[index] === identifier)
+      .map((response) => outcomeOf(response))
+    if (outcomes.includes('200') && outcomes.some((outcome) => outcome !== '200')) {
+      run.observed.refusedRetries.push(
+        `step ${run.step}: ${payer.address}'s calls at once with identifier ${identifier} were answered ${outcomes.join(', ')}`
+      )
+    }
+  }
 }
 
 const spendConcurrently: Step = async (run) => {

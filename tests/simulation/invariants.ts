@@ -57,6 +57,8 @@ export interface Observations {
   creditCalls: ServedCreditCall[]
   /** `payer identifier` of every credit call sent with a payment-identifier, served or not. */
   creditIdentifiers: Set<string>
+  /** Credit calls at once with one payment-identifier, some served and some refused. */
+  refusedRetries: string[]
   /** Answers with status 500: the service failed on its own side. */
   internalErrors: string[]
 }
@@ -282,7 +284,7 @@ export const INVARIANTS: Record<string, Invariant> = {
       }),
   },
 
-  'credit is never spent twice: every served credit call is one stored call, and a retry by payment-identifier gets its bytes':
+  'credit is never spent twice: every served credit call is one stored call, and a retry by payment-identifier (at once too) gets its bytes':
     {
       // Compared in the database, by digest. A call with an identifier is that wallet's one
       // call with it (unique), holding the bytes served; calls without one are as many as
@@ -327,6 +329,7 @@ export const INVARIANTS: Record<string, Invariant> = {
       },
       judge: ([identified, counted, unsent], { observed }) => {
         const violations = [
+          ...observed.refusedRetries,
           ...identified.map((row) =>
             row.id === null
               ? `step ${row.step} served ${row.payer} a credit call with identifier ${row.identifier} that is not stored`
