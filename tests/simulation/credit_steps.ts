@@ -325,9 +325,17 @@ class CrashingQueryLog extends QueryLog {
  */
 const crashMidCall: Step = async (run) => {
   const { rng, world } = run
-  const buyer = rng.pick(run.buyers)
-  const { held, note } = await tokenOf(run, buyer)
-  const target = pickTarget(run)
+  // A call that gets as far as its transaction: a seller's feed, a wallet with the credit, a new token.
+  const seller = rng.pick(run.sellers)
+  const target: Target = { path: seller.feedPath, label: seller.handle, seller }
+  const credits = await Promise.all(run.buyers.map((buyer) => creditOf(buyer.address)))
+  const able = run.buyers.filter((_, index) => credits[index] >= seller.price)
+  const buyer = rng.pick(able.length > 0 ? able : run.buyers)
+  const limits = { spendCap: 2n * seller.price, maxPrice: seller.price }
+  const { response: exchanged, token: held } = await exchangeCreditToken(world, buyer, limits)
+  if (!held) throw new Error(`a credit token for ${describeLimits(limits)}: ${exchanged.text()}`)
+  run.tokens.push(held)
+  const note = ` (new token: ${describeLimits(held)})`
   const identifier = rng.uuid()
   const when = rng.pick(['before the commit', 'after the commit'] as const)
   const call = { payer: buyer.address, path: target.path, identifier }
