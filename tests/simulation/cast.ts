@@ -123,22 +123,39 @@ export interface SignedPayment {
   tx: StacksTransactionWire
   header: string
   path: string
+  /** GET for a feed, POST for a top-up (docs/credit.md#top-ups). */
+  method: 'GET' | 'POST'
   identifier?: string
 }
 
+/** What a payment buys: a feed's answer, or credit. */
+export function purposeOf(payment: Pick<SignedPayment, 'method'>) {
+  return payment.method === 'POST' ? 'credit_top_up' : 'feed'
+}
+
 /**
- * A buyer's x402 payment for `path`: the 402's requirements, an STX transfer
- * of `amount` (the price unless told otherwise) to the platform wallet,
- * signed with `nonce`, and the payment-signature header carrying it.
+ * A buyer's x402 payment for `path` (a feed, or with `method` POST a top-up):
+ * the 402's requirements, an STX transfer of `amount` (the price unless told
+ * otherwise) to the platform wallet, signed with `nonce`, and the
+ * payment-signature header carrying it.
  */
 export async function signPayment(
   world: World,
   buyer: Wallet,
   path: string,
-  options: { nonce: bigint; amount?: (price: bigint) => bigint; identifier?: string; fee?: bigint }
+  options: {
+    nonce: bigint
+    amount?: (price: bigint) => bigint
+    identifier?: string
+    fee?: bigint
+    method?: 'GET' | 'POST'
+  }
 ): Promise<SignedPayment> {
-  const quote = await world.drive(Promise.resolve(world.client.get(path)))
-  if (quote.status() !== 402) throw new Error(`GET ${path} answered ${quote.status()}, not 402`)
+  const method = options.method ?? 'GET'
+  const quote = await world.drive(Promise.resolve(request(world, method, path)))
+  if (quote.status() !== 402) {
+    throw new Error(`${method} ${path} answered ${quote.status()}, not 402`)
+  }
   const required = quote.body() as PaymentRequired
   const price = BigInt(required.accepts[0].amount)
   const tx = await transfer({
@@ -152,15 +169,19 @@ export async function signPayment(
     tx,
     header: paymentHeader(required, tx.serialize(), options.identifier),
     path,
+    method,
     identifier: options.identifier,
   }
 }
 
-/** GET the feed with the payment header (and an agent name). */
+function request(world: World, method: 'GET' | 'POST', path: string) {
+  return method === 'POST' ? world.client.post(path) : world.client.get(path)
+}
+
+/** The paid request with the payment header (and an agent name). */
 export function presentPayment(world: World, payment: SignedPayment): Promise<ApiResponse> {
   return Promise.resolve(
-    world.client
-      .get(payment.path)
+    request(world, payment.method, payment.path)
       .header('payment-signature', payment.header)
       .header('x-agent-name', 'simulated agent')
   )

@@ -9,22 +9,56 @@ import type { Microstx } from '#ledger/money'
 import type { Seller } from '#tests/simulation/cast'
 import type { World } from '#tests/simulation/world'
 
-/** A paid answer (200 with data) the service sent, as the buyer received it. */
+/** A paid answer (200 with data, or a top-up's credit) the service sent, as the buyer received it. */
 export interface ServedResponse {
   txid: string
   body: string
   /** md5 of the body, as PostgreSQL's `md5()` gives it for the stored answer. */
   bodyMd5: string
   step: number
+  /** What the payment bought: a feed's answer or credit. */
+  purpose: 'feed' | 'credit_top_up'
 }
 
-export function servedResponse(txid: string, body: string, step: number): ServedResponse {
-  return { txid, body, bodyMd5: createHash('md5').update(body).digest('hex'), step }
+export function servedResponse(
+  txid: string,
+  body: string,
+  step: number,
+  purpose: ServedResponse['purpose']
+): ServedResponse {
+  return { txid, body, bodyMd5: md5(body), step, purpose }
+}
+
+/** A call paid from credit that the service answered with data (200), as the buyer received it. */
+export interface ServedCreditCall {
+  /** The wallet of the token the call presented: the one whose credit pays. */
+  payer: string
+  /** Its payment-identifier, or '' for none. */
+  identifier: string
+  body: string
+  bodyMd5: string
+  step: number
+}
+
+export function servedCreditCall(
+  call: Omit<ServedCreditCall, 'bodyMd5' | 'identifier'> & { identifier?: string }
+): ServedCreditCall {
+  return { ...call, identifier: call.identifier ?? '', bodyMd5: md5(call.body) }
+}
+
+function md5(body: string) {
+  return createHash('md5').update(body).digest('hex')
 }
 
 /** What the run saw from outside the service, which the invariants hold it to. */
 export interface Observations {
   served: ServedResponse[]
+  /** Credit calls served with data, answers lost in a crash included. */
+  creditCalls: ServedCreditCall[]
+  /** `payer identifier` of every credit call sent with a payment-identifier, served or not. */
+  creditIdentifiers: Set<string>
+  /** Credit calls at once with one payment-identifier, some served and some refused. */
+  refusedRetries: string[]
   /** Answers with status 500: the service failed on its own side. */
   internalErrors: string[]
 }
@@ -65,25 +99,39 @@ export const INVARIANTS: Record<string, Invariant> = {
       },
       {
         sql: `SELECT account, sum(amount_microstx) AS balance FROM ledger_entries
-               WHERE account LIKE 'provider:%:pending' OR account = 'platform:payouts_in_flight'
+               WHERE account LIKE 'provider:%:pending' OR account LIKE 'credit:%'
+                  OR account = 'platform:payouts_in_flight'
                GROUP BY account HAVING sum(amount_microstx) > 0`,
       },
+      {
+        // The totals the database's never-negative check reads (docs/credit.md#the-model).
+        sql: `SELECT name, debits_microstx, credits_microstx FROM ledger_accounts
+               WHERE kind = 'buyer_credit' AND debits_microstx > credits_microstx`,
+      },
     ],
-    judge: ([providers, accounts]) => [
+    judge: ([providers, accounts, credit]) => [
       ...providers.map((row) => `provider ${row.handle} has a negative balance`),
       ...accounts.map(
         (row) => `ledger account ${row.account} owes ${row.balance} µSTX the wrong way`
       ),
+      ...credit.map(
+        (row) =>
+          `${row.name} is below zero: debits ${row.debits_microstx} µSTX, credits ${row.credits_microstx}`
+      ),
     ],
   },
 
-  "each provider's credits are exactly 97 % of its confirmed payments": {
+  "each provider's credits are exactly 97 % of its confirmed payments and credit calls": {
     reads: ({ sellers }) => [
       {
-        sql: `SELECT f.provider_id, p.amount_microstx, count(*) AS calls
-                FROM payments p JOIN feeds f ON f.id = p.feed_id
-               WHERE p.purpose = 'feed' AND p.status = 'confirmed'
-               GROUP BY f.provider_id, p.amount_microstx`,
+        sql: `SELECT provider_id, amount_microstx, count(*) AS calls
+                FROM (SELECT f.provider_id, p.amount_microstx
+                        FROM payments p JOIN feeds f ON f.id = p.feed_id
+                       WHERE p.purpose = 'feed' AND p.status = 'confirmed'
+                      UNION ALL
+                      SELECT f.provider_id, c.price_microstx
+                        FROM credit_calls c JOIN feeds f ON f.id = c.feed_id) paid
+               GROUP BY provider_id, amount_microstx`,
       },
       cachedTotals(sellers),
       ledgerBalances(['platform:fees', 'platform:revenue']),
@@ -108,7 +156,7 @@ export const INVARIANTS: Record<string, Invariant> = {
         const share = expected.get(seller.providerId)?.share ?? 0n
         if (earned.get(seller.providerId) !== share) {
           violations.push(
-            `${seller.handle} earned ${earned.get(seller.providerId)} µSTX, 97 % of its confirmed payments is ${share}`
+            `${seller.handle} earned ${earned.get(seller.providerId)} µSTX, 97 % of its confirmed payments and credit calls is ${share}`
           )
         }
       }
@@ -183,15 +231,15 @@ export const INVARIANTS: Record<string, Invariant> = {
     },
   },
 
-  'no txid redeemed twice': {
+  'no txid redeemed twice (as a feed payment or a top-up)': {
     reads: () => [
       {
-        sql: `SELECT reference FROM ledger_transactions WHERE kind = 'payment'
+        sql: `SELECT reference FROM ledger_transactions WHERE kind IN ('payment', 'credit_top_up')
                GROUP BY reference HAVING count(*) > 1`,
       },
     ],
     judge: ([twice], { observed }) => {
-      const violations = twice.map((row) => `payment 0x${row.reference} is posted twice`)
+      const violations = twice.map((row) => `transfer 0x${row.reference} is posted twice`)
       const firstBody = new Map<string, string>()
       for (const served of observed.served) {
         const first = firstBody.get(served.txid)
@@ -204,33 +252,151 @@ export const INVARIANTS: Record<string, Invariant> = {
     },
   },
 
-  'every served paid response matches one confirmed or pending payment': {
+  'every served paid response matches one confirmed or pending payment (a top-up: confirmed)': {
     // Compared in the database, by digest: only the answers that differ come back.
     reads: ({ observed }) => [
       {
-        sql: `SELECT served.txid, served.step, p.purpose, p.status
-                FROM unnest(?::text[], ?::text[], ?::int[]) AS served(txid, body_md5, step)
+        sql: `SELECT served.txid, served.step, served.purpose AS bought, p.purpose, p.status
+                FROM unnest(?::text[], ?::text[], ?::int[], ?::text[]) AS served(txid, body_md5, step, purpose)
                 LEFT JOIN payments p ON p.txid = served.txid
-               WHERE p.txid IS NULL OR p.purpose <> 'feed' OR p.status NOT IN ('confirmed', 'broadcast')
+               WHERE p.txid IS NULL OR p.purpose <> served.purpose
+                  OR p.status NOT IN ('confirmed', 'broadcast')
+                  OR (p.purpose = 'credit_top_up' AND p.status <> 'confirmed')
                   OR md5(p.response) IS DISTINCT FROM served.body_md5
                ORDER BY served.step`,
         bindings: [
           observed.served.map((served) => served.txid),
           observed.served.map((served) => served.bodyMd5),
           observed.served.map((served) => served.step),
+          observed.served.map((served) => served.purpose),
         ],
       },
     ],
     judge: ([differing]) =>
       differing.map((row) => {
-        const what = `step ${row.step} served data for 0x${row.txid}`
+        const what = `step ${row.step} served ${row.bought === 'feed' ? 'data' : 'credit'} for 0x${row.txid}`
         if (row.purpose === null) return `${what}, unknown`
-        if (row.purpose !== 'feed' || !['confirmed', 'broadcast'].includes(String(row.status))) {
-          return `${what}, a ${row.purpose} payment now ${row.status}`
-        }
+        if (row.purpose !== row.bought) return `${what}, a ${row.purpose} payment`
+        const settled =
+          row.status === 'confirmed' || (row.bought === 'feed' && row.status === 'broadcast')
+        if (!settled) return `${what}, a payment now ${row.status}`
         return `step ${row.step} served other bytes than payment 0x${row.txid} stored`
       }),
   },
+
+  'credit is never spent twice: every served credit call is one stored call, and a retry by payment-identifier (at once too) gets its bytes':
+    {
+      // Compared in the database, by digest. A call with an identifier is that wallet's one
+      // call with it (unique), holding the bytes served; calls without one are as many as
+      // were served, byte for byte; no call has an identifier the run never sent. Each call's
+      // one credit_call posting is ledger:audit's (every call posted, every posting a call).
+      reads: ({ observed }) => {
+        const calls = observed.creditCalls
+        const served = [
+          calls.map((call) => call.payer),
+          calls.map((call) => call.identifier),
+          calls.map((call) => call.bodyMd5),
+          calls.map((call) => call.step),
+        ]
+        const servedRows = `unnest(?::text[], ?::text[], ?::text[], ?::int[]) AS s(payer, identifier, body_md5, step)`
+        return [
+          {
+            sql: `SELECT s.step, s.payer, s.identifier, c.id
+                    FROM ${servedRows}
+                    LEFT JOIN credit_calls c ON c.payer = s.payer AND c.payment_identifier = s.identifier
+                   WHERE s.identifier <> '' AND md5(c.response) IS DISTINCT FROM s.body_md5
+                   ORDER BY s.step`,
+            bindings: served,
+          },
+          {
+            sql: `SELECT coalesce(s.payer, c.payer) AS payer, s.step, coalesce(s.served, 0) AS served,
+                         coalesce(c.stored, 0) AS stored
+                    FROM (SELECT payer, body_md5, count(*) AS served, min(step) AS step FROM ${servedRows}
+                           WHERE identifier = '' GROUP BY payer, body_md5) s
+                    FULL JOIN (SELECT payer, md5(response) AS body_md5, count(*) AS stored FROM credit_calls
+                                WHERE payment_identifier IS NULL GROUP BY payer, md5(response)) c
+                      ON c.payer = s.payer AND c.body_md5 = s.body_md5
+                   WHERE s.served IS DISTINCT FROM c.stored`,
+            bindings: served,
+          },
+          {
+            sql: `SELECT id, payer, payment_identifier FROM credit_calls
+                   WHERE payment_identifier IS NOT NULL
+                     AND payer || ' ' || payment_identifier <> ALL(?::text[])`,
+            bindings: [[...observed.creditIdentifiers]],
+          },
+        ]
+      },
+      judge: ([identified, counted, unsent], { observed }) => {
+        const violations = [
+          ...observed.refusedRetries,
+          ...identified.map((row) =>
+            row.id === null
+              ? `step ${row.step} served ${row.payer} a credit call with identifier ${row.identifier} that is not stored`
+              : `step ${row.step} served ${row.payer} other bytes than its credit call ${row.id} (identifier ${row.identifier}) stored`
+          ),
+          ...counted.map(
+            (row) =>
+              `${row.payer} was served ${row.served} credit call(s) without an identifier${row.step === null ? '' : ` (from step ${row.step})`} with the bytes of ${row.stored} stored call(s)`
+          ),
+          ...unsent.map(
+            (row) =>
+              `credit call ${row.id} of ${row.payer} has identifier ${row.payment_identifier}, which the run never sent`
+          ),
+        ]
+        const firstBody = new Map<string, string>()
+        for (const call of observed.creditCalls) {
+          if (call.identifier === '') continue
+          const key = `${call.payer} ${call.identifier}`
+          const first = firstBody.get(key)
+          if (first === undefined) firstBody.set(key, call.body)
+          else if (first !== call.body) {
+            violations.push(
+              `${call.payer}'s identifier ${call.identifier} was answered with two different bodies (step ${call.step})`
+            )
+          }
+        }
+        return violations
+      },
+    },
+
+  "credit is spent only by its own wallet's tokens, within the cap and the price per call the wallet signed":
+    {
+      reads: () => [
+        {
+          sql: `SELECT t.id, t.address, t.spent_microstx, t.spend_cap_microstx, t.max_price_microstx,
+                       coalesce(sum(c.price_microstx), 0) AS calls, max(c.price_microstx) AS dearest,
+                       count(c.id) FILTER (WHERE c.payer <> t.address) AS foreign_calls
+                  FROM credit_tokens t LEFT JOIN credit_calls c ON c.token_id = t.id
+                 GROUP BY t.id
+                HAVING t.spent_microstx > t.spend_cap_microstx
+                    OR t.spent_microstx <> coalesce(sum(c.price_microstx), 0)
+                    OR max(c.price_microstx) > t.max_price_microstx
+                    OR count(c.id) FILTER (WHERE c.payer <> t.address) > 0`,
+        },
+        {
+          // What a credit_call posting debits is its payer's credit, and nothing else.
+          sql: `SELECT t.reference, e.account, e.amount_microstx, c.payer
+                  FROM ledger_transactions t
+                  JOIN ledger_entries e ON e.transaction_id = t.id
+                  LEFT JOIN credit_calls c ON c.id::text = t.reference
+                 WHERE t.kind = 'credit_call' AND e.amount_microstx > 0
+                   AND e.account IS DISTINCT FROM 'credit:' || c.payer`,
+        },
+      ],
+      judge: ([tokens, postings]) => [
+        ...tokens.map(
+          (row) =>
+            `credit token ${row.id} of ${row.address}: spent ${row.spent_microstx} µSTX of a ${row.spend_cap_microstx} cap, ` +
+            `its calls cost ${row.calls} (dearest ${row.dearest ?? 'none'}, at most ${row.max_price_microstx} signed), ` +
+            `${row.foreign_calls} call(s) paid by another wallet`
+        ),
+        ...postings.map(
+          (row) =>
+            `credit_call posting ${row.reference} debits ${row.amount_microstx} µSTX from ${row.account}, its call's payer is ${row.payer ?? 'none'}`
+        ),
+      ],
+    },
 
   'no request failed on the service side (500)': {
     reads: () => [],

@@ -13,6 +13,7 @@ import {
 } from '#tests/simulation/invariants'
 import { SeededRandom } from '#tests/simulation/seeded_random'
 import { RECONCILE_OPTIONS, type Run, STEPS } from '#tests/simulation/steps'
+import { CREDIT_STEPS } from '#tests/simulation/credit_steps'
 import { emptyMarketplace } from '#tests/support/database'
 import { World } from '#tests/simulation/world'
 
@@ -65,7 +66,8 @@ export class SimulationFailure extends Error {
  * API, then `steps` random steps, every invariant checked after each; then
  * everything settled (blocks, jobs, time) and the final books checked against
  * the chain and `ledger:audit`. The same seed draws the same steps and, with
- * the service working, gets the same answers.
+ * the service working, gets the same answers. The database is emptied again
+ * at the end.
  */
 export async function simulate(
   client: ApiClient,
@@ -97,18 +99,26 @@ export async function simulate(
       buyers,
       sellers,
       tally: new FaultTally(),
-      observed: { served: [], internalErrors: [] },
+      observed: {
+        served: [],
+        creditCalls: [],
+        creditIdentifiers: new Set(),
+        refusedRetries: [],
+        internalErrors: [],
+      },
       presented: [],
       receipts: [],
       outside: [],
+      tokens: [],
       step: 0,
     }
-    const entries = Object.entries(STEPS).map(([name, step]) => [name, step.weight] as const)
+    const stepKinds = { ...STEPS, ...CREDIT_STEPS }
+    const entries = Object.entries(stepKinds).map(([name, step]) => [name, step.weight] as const)
     for (run.step = 1; run.step <= steps; run.step++) {
       const kind = rng.weighted(entries)
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
       try {
-        trace.push(`${run.step} ${await timed(kind, () => STEPS[kind].run(run))}`)
+        trace.push(`${run.step} ${await timed(kind, () => stepKinds[kind].run(run))}`)
       } catch (error) {
         trace.push(`${run.step} ${kind}: threw`)
         throw new SimulationFailure(seed, run.step, run.step, trace, [
@@ -152,7 +162,12 @@ export async function simulate(
       leftoverIo: world.leftoverIo(),
     }
   } finally {
-    await world.close()
+    try {
+      await world.close()
+    } finally {
+      // The run's rows go too: the credit migration refuses to roll back over credit accounts.
+      await emptyMarketplace()
+    }
   }
 }
 
@@ -218,7 +233,7 @@ interface HiroTransfer {
  */
 const ANALYZE_EVERY = 100
 const CHECKED_TABLES =
-  'ledger_transactions, ledger_entries, ledger_accounts, payments, withdrawals, providers, feeds'
+  'ledger_transactions, ledger_entries, ledger_accounts, payments, withdrawals, providers, feeds, credit_tokens, credit_calls'
 
 /**
  * Settled, the platform wallet on chain holds its genesis funds plus exactly

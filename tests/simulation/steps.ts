@@ -15,6 +15,7 @@ import {
   nextNonce,
   outcomeOf,
   presentPayment,
+  purposeOf,
   requestWithdrawal,
   signedIn,
   signPayment,
@@ -26,9 +27,14 @@ import {
   injectSiteFault,
   injectUpstreamFault,
 } from '#tests/simulation/faults'
-import { type Observations, servedResponse } from '#tests/simulation/invariants'
+import {
+  type Observations,
+  type ServedResponse,
+  servedResponse,
+} from '#tests/simulation/invariants'
 import type { SeededRandom } from '#tests/simulation/seeded_random'
 import type { Wallet, World } from '#tests/simulation/world'
+import type { HeldToken } from '#tests/simulation/credit_cast'
 
 const STX = 1_000_000n
 
@@ -42,23 +48,25 @@ export interface Run {
   observed: Observations
   /** Payments presented so far: what replays present again. */
   presented: SignedPayment[]
-  receipts: { statusUrl: string; token: string }[]
+  receipts: { statusUrl: string; token: string; purpose: ServedResponse['purpose'] }[]
   /** Transfers to or from the platform wallet the service did not make or redeem. */
   outside: { txid: string; from: 'buyer' | 'operator' }[]
+  /** Credit tokens the buyers were given, oldest first (credit_steps.ts). */
+  tokens: HeldToken[]
   step: number
 }
 
-type Step = (run: Run) => Promise<string>
+export type Step = (run: Run) => Promise<string>
 
 /** A feed to buy: a built-in one (its first upstream) or a seller's. */
-interface Target {
+export interface Target {
   path: string
   label: string
   upstream?: string
   seller?: Seller
 }
 
-function pickTarget(run: Run): Target {
+export function pickTarget(run: Run): Target {
   const { rng } = run
   if (rng.chance(0.35)) {
     const feed = rng.pick(BUILTIN_FEEDS)
@@ -69,7 +77,7 @@ function pickTarget(run: Run): Target {
 }
 
 /** A partner or upstream failure for the buyer's call to `target`, sometimes. */
-function maybeSourceFault(run: Run, target: Target): string | null {
+export function maybeSourceFault(run: Run, target: Target): string | null {
   const { rng, world, tally } = run
   if (!rng.chance(0.15)) return null
   if (target.upstream) return injectUpstreamFault(world, target.upstream, rng, tally)
@@ -78,25 +86,36 @@ function maybeSourceFault(run: Run, target: Target): string | null {
   return injectPartnerFault(world, world.partners.indexOf(partner), rng, tally)
 }
 
-function maybeChainFault(run: Run, probability = 0.3): string | null {
+export function maybeChainFault(run: Run, probability = 0.3): string | null {
   return run.rng.chance(probability) ? injectChainFault(run.world, run.rng, run.tally) : null
 }
 
-function withFaults(description: string, ...faults: (string | null)[]) {
+export function withFaults(description: string, ...faults: (string | null)[]) {
   const present = faults.filter((fault) => fault !== null)
   return present.length > 0 ? `${description} [${present.join(', ')}]` : description
 }
 
-/** Records what an answer to a paid request showed: data served, a receipt, a failure of ours. */
-function observe(run: Run, payment: SignedPayment, response: ApiResponse) {
+/** Records what an answer to a paid request showed: data (or credit) served, a receipt, a failure of ours. */
+export function observe(run: Run, payment: SignedPayment, response: ApiResponse) {
   if (response.status() === 200) {
     const settlement = decodeHeader<{ transaction: string }>(response.header('payment-response'))
     run.observed.served.push(
-      servedResponse(settlement.transaction.replace(/^0x/, ''), response.text(), run.step)
+      servedResponse(
+        settlement.transaction.replace(/^0x/, ''),
+        response.text(),
+        run.step,
+        purposeOf(payment)
+      )
     )
   }
   const receipt = response.status() === 202 ? response.body().receipt : undefined
-  if (receipt?.token) run.receipts.push({ statusUrl: receipt.status_url, token: receipt.token })
+  if (receipt?.token) {
+    run.receipts.push({
+      statusUrl: receipt.status_url,
+      token: receipt.token,
+      purpose: purposeOf(payment),
+    })
+  }
   if (response.status() >= 500 && outcomeOf(response).endsWith('internal_error')) {
     run.observed.internalErrors.push(
       `step ${run.step}: ${payment.path} answered ${response.text()}`
@@ -105,17 +124,21 @@ function observe(run: Run, payment: SignedPayment, response: ApiResponse) {
   run.presented.push(payment)
 }
 
-async function newPayment(
+export async function newPayment(
   run: Run,
   buyer: Wallet,
-  target: Target,
-  options: { amount?: (price: bigint) => bigint; identifier?: string } = {}
+  path: string,
+  options: {
+    amount?: (price: bigint) => bigint
+    identifier?: string
+    method?: 'GET' | 'POST'
+  } = {}
 ) {
   const nonce = await nextNonce(run.world, buyer.address)
-  return signPayment(run.world, buyer, target.path, { ...options, nonce })
+  return signPayment(run.world, buyer, path, { ...options, nonce })
 }
 
-function buyerName(run: Run, buyer: Wallet) {
+export function buyerName(run: Run, buyer: Wallet) {
   return `buyer ${run.buyers.indexOf(buyer) + 1}`
 }
 
@@ -125,7 +148,7 @@ const buy: Step = async (run) => {
   const target = pickTarget(run)
   const overpay = rng.chance(0.2) ? rng.bigint(1n, 9_999n) : 0n
   const identifier = rng.chance(0.5) ? rng.uuid() : undefined
-  const payment = await newPayment(run, buyer, target, {
+  const payment = await newPayment(run, buyer, target.path, {
     amount: (price) => price + overpay,
     identifier,
   })
@@ -141,7 +164,9 @@ const underpay: Step = async (run) => {
   const buyer = run.rng.pick(run.buyers)
   const target = pickTarget(run)
   const short = run.rng.bigint(1n, 2_999n)
-  const payment = await newPayment(run, buyer, target, { amount: (price) => price - short })
+  const payment = await newPayment(run, buyer, target.path, {
+    amount: (price) => price - short,
+  })
   const response = await run.world.drive(presentPayment(run.world, payment))
   observe(run, payment, response)
   return `${buyerName(run, buyer)} underpays ${target.label} by ${short}: ${outcomeOf(response)}`
@@ -189,7 +214,7 @@ const duplicate: Step = async (run) => {
   const buyer = rng.pick(run.buyers)
   const target = pickTarget(run)
   const copies = rng.int(2, 3)
-  const payment = await newPayment(run, buyer, target)
+  const payment = await newPayment(run, buyer, target.path)
   const chainFault = rng.chance(0.15) ? delayBlocks(run) : null
   const responses = await world.drive(
     Promise.all(Array.from({ length: copies }, () => presentPayment(world, payment)))
@@ -211,7 +236,7 @@ const concurrentBuyers: Step = async (run) => {
   const targets = buyers.map(() => pickTarget(run))
   const payments: SignedPayment[] = []
   for (const [index, buyer] of buyers.entries()) {
-    payments.push(await newPayment(run, buyer, targets[index]))
+    payments.push(await newPayment(run, buyer, targets[index].path))
   }
   const chainFault = rng.chance(0.15) ? delayBlocks(run) : null
   const responses = await world.drive(
@@ -228,7 +253,7 @@ const concurrentBuyers: Step = async (run) => {
 const alreadyBroadcast: Step = async (run) => {
   const buyer = run.rng.pick(run.buyers)
   const target = pickTarget(run)
-  const payment = await newPayment(run, buyer, target)
+  const payment = await newPayment(run, buyer, target.path)
   const sent = await broadcast(run.world.devnet, payment.tx)
   run.outside.push({ txid: payment.tx.txid(), from: 'buyer' })
   const response = await run.world.drive(presentPayment(run.world, payment))
@@ -240,7 +265,7 @@ const replaceByFee: Step = async (run) => {
   const { rng, world } = run
   const buyer = rng.pick(run.buyers)
   const target = pickTarget(run)
-  const payment = await newPayment(run, buyer, target)
+  const payment = await newPayment(run, buyer, target.path)
   world.delayBlocks()
   run.tally.note('chain: buyer replaces a pending payment (nonce conflict)')
   const response = await world.drive(presentPayment(world, payment))
@@ -281,7 +306,12 @@ const facilitatorSettle: Step = async (run) => {
   if (rng.chance(0.4)) {
     const feed = rng.pick(BUILTIN_FEEDS)
     const quote = await world.drive(Promise.resolve(world.client.get(feed.path)))
-    const payment = { tx, header: paymentHeader(quote.body(), tx.serialize()), path: feed.path }
+    const payment = {
+      tx,
+      header: paymentHeader(quote.body(), tx.serialize()),
+      path: feed.path,
+      method: 'GET' as const,
+    }
     const response = await world.drive(presentPayment(world, payment))
     observe(run, payment, response)
     outcome += `, then at ${feed.path}: ${outcomeOf(response)}`
@@ -445,7 +475,12 @@ const collectReceipt: Step = async (run) => {
   )
   if (response.status() === 200) {
     run.observed.served.push(
-      servedResponse(receipt.statusUrl.slice('/payments/0x'.length), response.text(), run.step)
+      servedResponse(
+        receipt.statusUrl.slice('/payments/0x'.length),
+        response.text(),
+        run.step,
+        receipt.purpose
+      )
     )
   }
   return `${withFaults('a buyer collects a receipt', chainFault)}: ${outcomeOf(response)}`

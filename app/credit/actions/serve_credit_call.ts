@@ -67,14 +67,11 @@ export class ServeCreditCall {
 
     const replayed = await this.#replay(token, request, resource)
     if (replayed) return replayed
-    if (price > token.maxPrice) return this.#refused(request, 'credit_price_above_limit')
-    if (token.spent + price > token.spendCap) {
-      return this.#refused(request, 'credit_spend_cap_reached')
-    }
+    const refused = (code: ErrorCode) => this.#refusedUnlessServed(token, request, resource, code)
+    if (price > token.maxPrice) return refused('credit_price_above_limit')
+    if (token.spent + price > token.spendCap) return refused('credit_spend_cap_reached')
     // A cheap read first: a wallet that cannot pay is not served a fetch.
-    if ((await this.#balance(token.address)) < price) {
-      return this.#refused(request, 'insufficient_credit')
-    }
+    if ((await this.#balance(token.address)) < price) return refused('insufficient_credit')
 
     const served = await this.reader.read(request.feed, request.query)
     const body = JSON.stringify(paidBody(price, served))
@@ -83,8 +80,23 @@ export class ServeCreditCall {
       // A concurrent retry with the same payment-identifier was debited first.
       return (await this.#replay(token, request, resource))!
     }
-    if (typeof outcome === 'string') return this.#refused(request, outcome)
+    if (typeof outcome === 'string') return refused(outcome)
     return { kind: 'paid', body, credit: outcome }
+  }
+
+  /**
+   * The refusal, unless a concurrent call with the same payment-identifier
+   * was served meanwhile (after this one looked for it): then its bytes, as
+   * for any retry, whatever the limits or the balance now.
+   */
+  async #refusedUnlessServed(
+    token: CreditToken,
+    request: CreditCallRequest,
+    resource: string,
+    code: ErrorCode
+  ): Promise<PaidCallResult> {
+    const replayed = await this.#replay(token, request, resource)
+    return replayed ?? this.#refused(request, code)
   }
 
   /** The stored answer of this wallet's call with the same payment-identifier; null if none. */
@@ -113,10 +125,11 @@ export class ServeCreditCall {
   }
 
   /**
-   * Debits the call in one transaction, or writes nothing: the token's spend
-   * (refused past its cap), the call with its bytes, the ledger posting
-   * (refused below a zero balance: the database checks every credit account)
-   * and the query log.
+   * Debits the call in one transaction, or writes nothing: the call with its
+   * bytes (first: a concurrent call with the same payment-identifier waits on
+   * its row and replays it, never reaching the limits), the token's spend
+   * (refused past its cap), the ledger posting (refused below a zero balance:
+   * the database checks every credit account) and the query log.
    */
   async #debit(
     token: CreditToken,
@@ -142,8 +155,6 @@ export class ServeCreditCall {
     request: CreditCallRequest,
     { resource, price, body }: { resource: string; price: Microstx; body: string }
   ): Promise<{ balance: Microstx; tokenRemaining: Microstx } | Refusal> {
-    const spent = await this.tokens.spend(trx, token.id, price)
-    if (!spent) return 'credit_spend_cap_reached'
     const responseMs = this.clock.now() - request.startedAt
     const inserted = await trx.rawQuery(
       `INSERT INTO credit_calls (token_id, payer, feed_id, resource, payment_identifier,
@@ -165,6 +176,8 @@ export class ServeCreditCall {
     )
     const callId: string | undefined = inserted.rows[0]?.id
     if (!callId) return 'replayed'
+    const spent = await this.tokens.spend(trx, token.id, price)
+    if (!spent) return 'credit_spend_cap_reached'
 
     const providerId = request.feed.providerId
     const paidFrom = accounts.buyerCredit(token.address)

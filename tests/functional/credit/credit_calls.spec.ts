@@ -69,6 +69,19 @@ async function count(table: string) {
   return Number(row.n)
 }
 
+/** Returns once `sessions` database sessions wait on a lock. */
+async function sessionsWaitingOnLocks(sessions: number) {
+  for (;;) {
+    const [row] = await db
+      .from('pg_stat_activity')
+      .where({ wait_event_type: 'Lock' })
+      .whereRaw('datname = current_database()')
+      .count('* as waiting')
+    if (Number(row.waiting) >= sessions) return
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 /** A 402 that offers both ways to pay: the on-chain requirement and the credit extension. */
 function assertBothWaysToPay(response: ApiResponse, assert: any, error: string) {
   response.assertStatus(402)
@@ -366,4 +379,35 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     const spent = await db.from('credit_tokens').firstOrFail()
     assert.equal(spent.spent_microstx, '200000')
   }).timeout(60_000)
+
+  test('two calls at once with one payment-identifier, the token able to pay once: both answered the same bytes, one debit', async ({
+    client,
+    assert,
+  }) => {
+    const { address, token } = await buyer(client, 100_000n, {
+      spend_cap_stx: '0.005',
+      max_price_stx: '0.005',
+    })
+    const { id: tokenId } = await db.from('credit_tokens').where({ address }).firstOrFail()
+    // The token's row held: both calls pass their checks and fetch, then wait at the debit.
+    const holder = await db.transaction()
+    await holder.rawQuery('SELECT 1 FROM credit_tokens WHERE id = ? FOR NO KEY UPDATE', [tokenId])
+    const calls = Promise.all(
+      [1, 2].map(() =>
+        client
+          .get('/feeds/whale-alerts')
+          .header('credit-token', token)
+          .header('payment-identifier', 'at-once-0123456789abcdef')
+      )
+    )
+    await sessionsWaitingOnLocks(2)
+    await holder.commit()
+    const [first, second] = await calls
+
+    first.assertStatus(200)
+    second.assertStatus(200)
+    assert.equal(second.text(), first.text())
+    assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 1)
+  })
 })
