@@ -53,8 +53,8 @@ export class ExchangeCreditToken {
       return {
         token,
         address: challenge.address,
-        spend_cap_microstx: limits.spendCap.toString(),
-        max_price_microstx: limits.maxPrice.toString(),
+        spend_cap_microstx: Number(limits.spendCap),
+        max_price_microstx: Number(limits.maxPrice),
         expires_at: expiresAt.toISOString(),
       }
     })

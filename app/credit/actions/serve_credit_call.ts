@@ -5,6 +5,7 @@ import { PlatformWallet } from '#chain/platform_wallet'
 import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
 import type { ErrorCode } from '#core/error_codes'
+import { creditBalanceOf } from '#credit/credit_balance'
 import { type CreditToken, CreditTokens } from '#credit/credit_tokens'
 import { E_CREDIT_TOKEN_INVALID, E_PAYMENT_IDENTIFIER_CONFLICT } from '#credit/exceptions'
 import { FeedReader } from '#feeds/feed_reader'
@@ -72,7 +73,7 @@ export class ServeCreditCall {
       return this.#refused(request, 'credit_spend_cap_reached')
     }
     // A cheap read first: a wallet that cannot pay is not served a fetch.
-    if ((await this.#balance(token.address)) < price) {
+    if ((await creditBalanceOf(this.db.connection(), token.address)) < price) {
       return this.#refused(request, 'insufficient_credit')
     }
 
@@ -106,7 +107,7 @@ export class ServeCreditCall {
       kind: 'paid',
       body: call.response,
       credit: {
-        balance: await this.#balance(token.address),
+        balance: await creditBalanceOf(this.db.connection(), token.address),
         tokenRemaining: (current ?? token).spendCap - (current ?? token).spent,
       },
     }
@@ -183,14 +184,9 @@ export class ServeCreditCall {
       responseMs,
     })
     return {
-      balance: -(await this.ledger.balanceOf(paidFrom, trx)),
+      balance: await creditBalanceOf(trx, token.address),
       tokenRemaining: token.spendCap - spent.spent,
     }
-  }
-
-  /** What the wallet's credit holds: the ledger owes it the credits of its account. */
-  async #balance(address: string): Promise<Microstx> {
-    return -(await this.ledger.balanceOf(accounts.buyerCredit(address)))
   }
 
   /** The feed's 402 with the code: its on-chain requirement and the credit extension. */

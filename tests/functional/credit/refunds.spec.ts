@@ -6,7 +6,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { SignInChallenges } from '#auth/sign_in_challenges'
-import { CreditBalances } from '#credit/credit_balances'
+import { creditBalanceOf } from '#credit/credit_balance'
 import { refundStatement } from '#credit/refund_terms'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
@@ -23,8 +23,7 @@ import { useWithdrawalStack } from '#tests/support/withdrawals'
 const STX = 1_000_000n
 
 async function creditOf(address: string) {
-  const balances = await app.container.make(CreditBalances)
-  return balances.of(address)
+  return creditBalanceOf(db.connection(), address)
 }
 
 async function refundsOf(address: string) {
@@ -53,7 +52,7 @@ test.group('Refunding credit', (group) => {
     const refund = response.body().refund
     assert.containsSubset(refund, {
       status: 'broadcast',
-      amount_microstx: '2500000',
+      amount_microstx: 2_500_000,
       amount_stx: '2.5',
       destination_address: wallet.address,
     })
@@ -84,19 +83,19 @@ test.group('Refunding credit', (group) => {
     const balance = await client.get('/credit/balance').bearerToken(token)
     assert.deepEqual(balance.body(), {
       address: wallet.address,
-      balance_microstx: '0',
+      balance_microstx: 0,
       balance_stx: '0',
     })
     const statement = await client.get('/credit/statement').bearerToken(token)
     assert.containsSubset(statement.body().lines, [
       {
         kind: 'refund',
-        amount_microstx: '-2500000',
+        amount_microstx: -2_500_000,
         refund_id: refund.id,
         status: 'confirmed',
         tx_hash: refund.tx_hash,
       },
-      { kind: 'top_up', amount_microstx: '2500000' },
+      { kind: 'top_up', amount_microstx: 2_500_000 },
     ])
   })
 
@@ -123,14 +122,14 @@ test.group('Refunding credit', (group) => {
     assert.deepEqual(
       statement
         .body()
-        .lines.map((line: { kind: string; amount_microstx: string }) => [
+        .lines.map((line: { kind: string; amount_microstx: number }) => [
           line.kind,
           line.amount_microstx,
         ]),
       [
-        ['refund_reversal', '1000000'],
-        ['refund', '-1000000'],
-        ['top_up', '3000000'],
+        ['refund_reversal', 1_000_000],
+        ['refund', -1_000_000],
+        ['top_up', 3_000_000],
       ]
     )
   })
@@ -266,6 +265,38 @@ test.group('Refunding credit', (group) => {
     assert.equal(await creditOf(wallet.address), 1n * STX)
   })
 
+  test('a top-up cannot be split into refunds below the minimum; what is left below it is refunded whole', async ({
+    client,
+    assert,
+  }) => {
+    // Ten refunds of 0.01 STX from a 0.1 STX top-up would make the platform pay ten network fees.
+    const wallet = await creditedWallet(100_000n)
+    const asked = await client
+      .post('/credit/refunds/nonce')
+      .json({ address: wallet.address, amount_stx: '0.01' })
+    const challenges = await app.container.make(SignInChallenges)
+    const issued = await challenges.issue(wallet.address, {
+      purpose: 'credit_refund',
+      statement: refundStatement(10_000n, wallet.address),
+    })
+    const signed = await client
+      .post('/credit/refunds')
+      .json({ message: issued.message, signature: signMessage(issued.message, wallet.key) })
+    for (const response of [asked, signed]) {
+      response.assertStatus(422)
+      response.assertBodyContains({ error: { code: 'refund_below_minimum' } })
+    }
+    assert.lengthOf(await refundsOf(wallet.address), 0)
+    assert.equal(await creditOf(wallet.address), 100_000n)
+
+    const rest = await creditedWallet(60_000n)
+    const whole = await client
+      .post('/credit/refunds')
+      .json(await signedRefund(client, rest, '0.06'))
+    whole.assertStatus(202)
+    assert.equal(await creditOf(rest.address), 0n)
+  })
+
   test('a message signed by one wallet cannot refund another wallet or pay to it', async ({
     client,
     assert,
@@ -384,7 +415,7 @@ test.group('The audit of refunds', (group) => {
       .insert({
         credit_address: wallet.address,
         idempotency_key: randomUUID(),
-        amount_microstx: '1000000',
+        amount_microstx: 1_000_000,
         destination_address: wallet.address,
         memo: 'tb-r-audit',
       })
