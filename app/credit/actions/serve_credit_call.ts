@@ -88,6 +88,19 @@ export class ServeCreditCall {
     return { kind: 'paid', body, credit: outcome }
   }
 
+  /**
+   * A retry of a call already served and debited, answered with its stored
+   * bytes even when the feed can no longer serve (paused, stale); null when
+   * the request is no such retry (no payment-identifier, no valid token, no
+   * call of the token's wallet with that id).
+   */
+  async replay(request: CreditCallRequest): Promise<PaidCallResult | null> {
+    if (request.paymentIdentifier === undefined) return null
+    const token = await this.tokens.find(request.token)
+    if (!token) return null
+    return this.#replay(token, request, resourceIdentity('GET', request.path, request.query))
+  }
+
   /** The stored answer of this wallet's call with the same payment-identifier; null if none. */
   async #replay(
     token: CreditToken,

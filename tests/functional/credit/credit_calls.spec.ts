@@ -3,6 +3,7 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
+import { FeedDirectory } from '#feeds/feed_directory'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
@@ -266,6 +267,36 @@ test.group('Calls paid from credit', (group) => {
     assert.equal(await creditOf(address), 95_000n)
     assert.equal(await count('credit_calls'), 1)
     assert.equal(await count('query_log'), 1)
+  })
+
+  test('a retry of a credit call after the feed was paused gets the same bytes, debited once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { address, token } = await buyer(client, 100_000n)
+    const call = () =>
+      client
+        .get('/feeds/whale-alerts')
+        .header('credit-token', token)
+        .header('payment-identifier', 'paused-0123456789abcdef')
+
+    const first = await call()
+    await db.from('feeds').where('slug', 'whale-alerts').update({ status: 'paused' })
+    // The directory keeps feeds for a second: let it see the pause, and forget it after the test.
+    const directory = await app.container.make(FeedDirectory)
+    directory.forget()
+    cleanup(() => directory.forget())
+    const retried = await call()
+    const fresh = await client.get('/feeds/whale-alerts').header('credit-token', token)
+
+    first.assertStatus(200)
+    retried.assertStatus(200)
+    assert.equal(retried.text(), first.text())
+    fresh.assertStatus(503)
+    fresh.assertBodyContains({ error: { code: 'feed_unavailable' } })
+    assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 1)
   })
 
   test('a source failure debits nothing', async ({ client, assert }) => {
