@@ -42,7 +42,7 @@ type Refusal = 'credit_spend_cap_reached' | 'insufficient_credit' | 'replayed'
  * the token (401) → a retry by payment-identifier (the stored bytes, nothing
  * debited) → the token's signed limits and the wallet's balance (402, the
  * feed's requirements with the code: both ways to pay) → fetch → one
- * transaction: the token's spend within its cap, the call and its bytes, the
+ * transaction: the call and its bytes, the token's spend within its cap, the
  * ledger posting (credit → provider 97 % / platform 3 %, as a payment) and
  * the query log. A source failure debits nothing; no lock is held across the
  * fetch, so the checks before it are repeated, atomically, in the transaction.
@@ -127,8 +127,9 @@ export class ServeCreditCall {
   }
 
   /**
-   * Debits the call in one transaction, or writes nothing: the token's spend
-   * (refused past its cap), the call with its bytes, the ledger posting
+   * Debits the call in one transaction, or writes nothing: the call with its
+   * bytes (a retry's id already taken: replayed), the token's spend (refused
+   * past its cap, or expired: 401), the ledger posting
    * (refused below a zero balance: the database checks every credit account)
    * and the query log.
    */
@@ -156,8 +157,6 @@ export class ServeCreditCall {
     request: CreditCallRequest,
     { resource, price, body }: { resource: string; price: Microstx; body: string }
   ): Promise<{ balance: Microstx; tokenRemaining: Microstx } | Refusal> {
-    const spent = await this.tokens.spend(trx, token.id, price)
-    if (!spent) return 'credit_spend_cap_reached'
     const responseMs = this.clock.now() - request.startedAt
     const inserted = await trx.rawQuery(
       `INSERT INTO credit_calls (token_id, payer, feed_id, resource, payment_identifier,
@@ -177,8 +176,16 @@ export class ServeCreditCall {
         new Date(this.clock.now()),
       ]
     )
+    // The call first: a concurrent retry with the same payment-identifier waits here on the
+    // first's row and answers its bytes, rather than be refused by the spend the first made.
     const callId: string | undefined = inserted.rows[0]?.id
     if (!callId) return 'replayed'
+    const spent = await this.tokens.spend(trx, token.id, price)
+    if (!spent) {
+      // The spend also refuses a token that expired since it was found: that is no cap reached.
+      if (token.expiresAt.getTime() <= this.clock.now()) throw new E_CREDIT_TOKEN_INVALID()
+      return 'credit_spend_cap_reached'
+    }
 
     const providerId = request.feed.providerId
     const paidFrom = accounts.buyerCredit(token.address)

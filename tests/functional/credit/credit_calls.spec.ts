@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
 import { FeedDirectory } from '#feeds/feed_directory'
+import { FeedReader } from '#feeds/feed_reader'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
@@ -12,6 +13,7 @@ import { topUp } from '#tests/support/credit'
 import { emptyMarketplace } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
+import { useManualClock } from '#tests/support/clock'
 import { signMessage, walletOf } from '#tests/support/sign_in'
 
 const ledger = await app.container.make(Ledger)
@@ -327,6 +329,32 @@ test.group('Calls paid from credit', (group) => {
     assert.equal(await creditOf(address), 100_000n)
   })
 
+  test('a token that expires while its call is fetched is refused as invalid, nothing debited', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { clock, restore } = await useManualClock()
+    cleanup(restore)
+    const { address, token } = await buyer(client, 100_000n)
+    // The fetch outlasts the token: it is found valid, and has expired by the debit.
+    const reader = await app.container.make(FeedReader)
+    const slowReader = Object.create(reader) as FeedReader
+    slowReader.read = async (feed, query) => {
+      clock.advance(3_600_001)
+      return reader.read(feed, query)
+    }
+    app.container.swap(FeedReader, () => slowReader)
+    cleanup(() => app.container.restore(FeedReader))
+
+    const response = await client.get('/feeds/whale-alerts').header('credit-token', token)
+
+    response.assertStatus(401)
+    response.assertBodyContains({ error: { code: 'credit_token_invalid' } })
+    assert.equal(await creditOf(address), 100_000n)
+    assert.equal(await count('credit_calls'), 0)
+  })
+
   test("the feed's 402 advertises credit; its header carries the credit info only", async ({
     client,
     assert,
@@ -372,6 +400,38 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
       }
     }
   })
+
+  test('two concurrent calls with one payment-identifier and room for one are both served, debited once', async ({
+    client,
+    assert,
+  }) => {
+    // Each token's cap allows one call: the second of a pair must be answered the first's bytes.
+    const limits = { spend_cap_stx: '0.005', max_price_stx: '0.005' }
+    const buyers = await Promise.all(
+      Array.from({ length: 5 }, () => buyer(client, 100_000n, limits))
+    )
+
+    const pairs = await Promise.all(
+      buyers.map(({ token }, index) =>
+        Promise.all(
+          [0, 1].map(() =>
+            client
+              .get('/feeds/whale-alerts')
+              .header('credit-token', token)
+              .header('payment-identifier', `concurrent-retry-000${index}`)
+          )
+        )
+      )
+    )
+
+    for (const [first, second] of pairs) {
+      first.assertStatus(200)
+      second.assertStatus(200)
+      assert.equal(second.text(), first.text())
+    }
+    for (const { address } of buyers) assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 5)
+  }).timeout(60_000)
 
   test('100 concurrent calls against a balance that covers 40: exactly 40 are served', async ({
     client,
