@@ -161,13 +161,20 @@ test.group("A wallet's balance and statement", (group) => {
 
   test('a cursor the statement did not give is refused', async ({ client }) => {
     const { token } = await signIn(client, newWallet().key)
+    // Not a cursor; one past the largest bigint entry id (2^63); the largest 19-digit number.
+    const cursors = [
+      'bm90LWEtY3Vyc29y',
+      Buffer.from('e9223372036854775808').toString('base64url'),
+      Buffer.from('e9999999999999999999').toString('base64url'),
+    ]
 
-    const response = await client
-      .get('/credit/statement')
-      .qs({ cursor: 'bm90LWEtY3Vyc29y' })
-      .bearerToken(token)
-
-    response.assertStatus(422)
-    response.assertBodyContains({ error: { code: 'validation_failed' } })
+    for (const cursor of cursors) {
+      const response = await client.get('/credit/statement').qs({ cursor }).bearerToken(token)
+      response.assertStatus(422)
+      response.assertBodyContains({ error: { code: 'validation_failed' } })
+    }
+    const largest = Buffer.from('e9223372036854775807').toString('base64url')
+    const last = await client.get('/credit/statement').qs({ cursor: largest }).bearerToken(token)
+    last.assertStatus(200)
   })
 })
