@@ -8,6 +8,7 @@ import { creditBalanceOf } from '#credit/credit_balance'
 import { CreditConfig } from '#credit/define_config'
 import { E_REFUND_ABOVE_CREDIT, E_REFUND_BELOW_MINIMUM } from '#credit/refund_exceptions'
 import { type RefundTerms, refundStatement, refundTermsOf } from '#credit/refund_terms'
+import { consumeRateLimit } from '#start/limiter'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
 import { type Withdrawal, WithdrawalRecords } from '#withdrawals/withdrawal_records'
@@ -68,6 +69,7 @@ export class RequestRefund {
         { walletAddress: address, nonce: terms.nonce, ...signed },
         { purpose: 'credit_refund', statement: refundStatement(amount, address), client: trx }
       )
+      await this.#count(address)
       const refund = await this.lifecycle.request(trx, {
         owner: { providerId: null, creditAddress: address },
         idempotencyKey: terms.idempotencyKey,
@@ -101,6 +103,16 @@ export class RequestRefund {
       network: this.chain.network,
     })
     if (!signedByWallet) throw new E_SIGNATURE_INVALID()
+    await this.#count(terms.address)
     return refund
+  }
+
+  /**
+   * Counts a refund request against the wallet's limit, once the wallet's
+   * signature verified: anyone can name a wallet, only the wallet can use up
+   * its refunds.
+   */
+  #count(address: string) {
+    return consumeRateLimit('refunds', `wallet_${address}`)
   }
 }
