@@ -1,8 +1,6 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { PlatformWallet } from '#chain/platform_wallet'
-import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
 import type { ErrorCode } from '#core/error_codes'
 import { creditBalanceOf } from '#credit/credit_balance'
@@ -15,10 +13,9 @@ import { Ledger } from '#ledger/ledger'
 import type { Microstx } from '#ledger/money'
 import { splitPayment } from '#ledger/split'
 import type Feed from '#models/feed'
-import { feedPaymentRequired } from '#payments/feed_payment_required'
 import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
-import { resourceIdentity } from '#payments/x402'
+import { type PaymentRequired, resourceIdentity } from '#payments/x402'
 import { QueryLog } from '#stats/query_log'
 
 export interface CreditCallRequest {
@@ -32,6 +29,8 @@ export interface CreditCallRequest {
   paymentIdentifier?: string
   agentName?: string
   startedAt: number
+  /** The feed's 402 with a refusal's code: its on-chain requirement and the credit extension. */
+  paymentRequired(error: ErrorCode): PaymentRequired
 }
 
 /** Why a served call was not debited: nothing was written. */
@@ -55,8 +54,6 @@ export class ServeCreditCall {
     private reader: FeedReader,
     private ledger: Ledger,
     private queryLog: QueryLog,
-    private wallet: PlatformWallet,
-    private chain: ChainConfig,
     private clock: Clock
   ) {}
 
@@ -209,9 +206,7 @@ export class ServeCreditCall {
     }
   }
 
-  /** The feed's 402 with the code: its on-chain requirement and the credit extension. */
   #refused(request: CreditCallRequest, code: ErrorCode): PaidCallResult {
-    const options = { payTo: this.wallet.address, network: this.chain.network, error: code }
-    return { kind: 'payment_required', body: feedPaymentRequired(request, options) }
+    return { kind: 'payment_required', body: request.paymentRequired(code) }
   }
 }

@@ -69,6 +69,7 @@ export class ServeFeed {
         ...request.credit,
         agentName: request.agentName,
         startedAt,
+        paymentRequired: (error) => this.#paymentRequired({ feed, path, query }, error),
       })
     }
     if (!request.paymentHeader) {
@@ -124,6 +125,7 @@ export class ServeFeed {
         ...request.credit!,
         agentName: request.agentName,
         startedAt,
+        paymentRequired: (error) => this.#paymentRequired({ feed, path, query }, error),
       })
     }
     const paidCall = await app.container.make(ServePaidCall)
