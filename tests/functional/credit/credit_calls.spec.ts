@@ -9,12 +9,13 @@ import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { topUp } from '#tests/support/credit'
+import { signedRefund, topUp } from '#tests/support/credit'
 import { emptyMarketplace } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { useManualClock } from '#tests/support/clock'
 import { signMessage, walletOf } from '#tests/support/sign_in'
+import { useWithdrawalStack } from '#tests/support/withdrawals'
 
 const ledger = await app.container.make(Ledger)
 
@@ -386,6 +387,8 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     const pointed = await pointBuiltinFeedsAtSimulator()
     return () => pointed.restore()
   })
+  // Refunds go through the pipeline on a devnet; after each test ledger:audit must be clean.
+  useWithdrawalStack(group, { blockTimeMs: null })
   // Each call commits its own transaction: what it wrote is emptied again, the
   // built-in feeds' counters put back as they were.
   group.each.setup(async () => {
@@ -457,4 +460,88 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     const spent = await db.from('credit_tokens').firstOrFail()
     assert.equal(spent.spent_microstx, '200000')
   }).timeout(60_000)
+
+  test('100 concurrent calls from four tokens of one wallet against a balance that covers 40: exactly 40 are served', async ({
+    client,
+    assert,
+  }) => {
+    // Each token could spend it all: only the ledger's never-negative check stops the 41st.
+    const key = randomPrivateKey()
+    const address = walletOf(key)
+    await topUp(address, 40n * 5_000n)
+    const tokens = await Promise.all([0, 1, 2, 3].map(() => creditToken(client, key)))
+
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        client.get('/feeds/whale-alerts').header('credit-token', tokens[index % tokens.length])
+      )
+    )
+
+    const statuses = responses.map((response) => response.status())
+    assert.equal(statuses.filter((status) => status === 200).length, 40)
+    assert.equal(statuses.filter((status) => status === 402).length, 60)
+    for (const refused of responses.filter((response) => response.status() === 402)) {
+      assert.equal(refused.body().error, 'insufficient_credit')
+    }
+    assert.equal(await creditOf(address), 0n)
+    assert.equal(await count('credit_calls'), 40)
+    const [spent] = await db.from('credit_tokens').sum('spent_microstx as total')
+    assert.equal(String(spent.total), '200000')
+  }).timeout(60_000)
+
+  test('a refund racing credit calls never takes the credit below zero', async ({
+    client,
+    assert,
+  }) => {
+    const key = randomPrivateKey()
+    const address = walletOf(key)
+    await topUp(address, 300_000n)
+    const token = await creditToken(client, key)
+    const refund = await signedRefund(client, { address, key }, '0.2')
+
+    // 0.2 STX refunded and 30 calls of 0.005 STX ask for 0.35 STX of 0.3.
+    const [refunded, ...calls] = await Promise.all([
+      client.post('/credit/refunds').json(refund),
+      ...Array.from({ length: 30 }, () =>
+        client.get('/feeds/whale-alerts').header('credit-token', token)
+      ),
+    ])
+
+    const served = calls.filter((call) => call.status() === 200).length
+    for (const refused of calls.filter((call) => call.status() !== 200)) {
+      refused.assertStatus(402)
+      assert.equal(refused.body().error, 'insufficient_credit')
+    }
+    assert.oneOf(refunded.status(), [202, 422])
+    const refundedAmount = refunded.status() === 202 ? 200_000n : 0n
+    const left = 300_000n - BigInt(served) * 5_000n - refundedAmount
+    assert.isAtLeast(Number(left), 0)
+    assert.equal(await creditOf(address), left)
+    assert.equal(await count('credit_calls'), served)
+    const audit = await app.container.make(LedgerAudit)
+    const report = await audit.run()
+    assert.deepEqual(report.discrepancies, [])
+  }).timeout(60_000)
+
+  test('a token used after the whole balance was refunded is refused with insufficient_credit', async ({
+    client,
+    assert,
+  }) => {
+    const key = randomPrivateKey()
+    const address = walletOf(key)
+    await topUp(address, 200_000n)
+    const token = await creditToken(client, key)
+    const first = await client.get('/feeds/whale-alerts').header('credit-token', token)
+    first.assertStatus(200)
+
+    const refunded = await client
+      .post('/credit/refunds')
+      .json(await signedRefund(client, { address, key }, '0.195'))
+    refunded.assertStatus(202)
+    const after = await client.get('/feeds/whale-alerts').header('credit-token', token)
+
+    assertBothWaysToPay(after, assert, 'insufficient_credit')
+    assert.equal(await creditOf(address), 0n)
+    assert.equal(await count('credit_calls'), 1)
+  })
 })
