@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram } from 'prom-client'
-import { chainNodeUp } from '#health/dependency_probes'
 import type { Microstx } from '#ledger/money'
 import { PREFIX, registry } from '#metrics/registry'
 
@@ -78,7 +77,8 @@ const rateLimitRefusals = new Counter({
 /**
  * Whether the Stacks node answers, probed on each scrape: reported, never a
  * readiness failure (docs/operations.md#health-checks). Workers share one
- * node, so the cluster's scrape keeps the highest answer.
+ * node, so the cluster's scrape keeps the highest answer. The probe is
+ * imported when first scraped: the chain client it uses counts its errors here.
  */
 new Gauge({
   name: `${PREFIX}chain_node_up`,
@@ -86,6 +86,7 @@ new Gauge({
   aggregator: 'max',
   registers: [registry],
   async collect() {
+    const { chainNodeUp } = await import('#health/dependency_probes')
     this.set((await chainNodeUp()) ? 1 : 0)
   },
 })

@@ -85,6 +85,17 @@ export const CLOCK_HOLDERS = [
 ]
 
 /**
+ * Resolves every singleton that holds the clock and every configured source
+ * driver, with what the container binds now. A test that swaps one of their
+ * own dependencies (the Database) resolves them first, so none keeps its swap.
+ */
+export async function resolveClockHolders() {
+  for (const holder of CLOCK_HOLDERS) await app.container.make(holder)
+  const sources = await app.container.make(FeedSourceManager)
+  for (const name of sources.names()) await sources.use(name)
+}
+
+/**
  * Swaps the clock for a ManualClock after resolving, on the clock in place,
  * every singleton that holds one and every configured source driver: whichever
  * test resolves them first, they never keep a manual clock (whose time-outs
@@ -92,9 +103,7 @@ export const CLOCK_HOLDERS = [
  * manual clock swaps in its own (docs/testing.md#the-clock).
  */
 export async function useManualClock() {
-  for (const holder of CLOCK_HOLDERS) await app.container.make(holder)
-  const sources = await app.container.make(FeedSourceManager)
-  for (const name of sources.names()) await sources.use(name)
+  await resolveClockHolders()
   const clock = new ManualClock()
   app.container.swap(Clock, () => clock)
   return { clock, restore: () => app.container.restore(Clock) }

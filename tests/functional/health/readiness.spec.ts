@@ -4,7 +4,7 @@ import { Database } from '@adonisjs/lucid/database'
 import { ChainConfig } from '#chain/define_config'
 import { ReadinessReport } from '#health/readiness_report'
 import { pointAppAtDevnet } from '#tests/support/chain'
-import { useManualClock } from '#tests/support/clock'
+import { resolveClockHolders, useManualClock } from '#tests/support/clock'
 import { changeConfig } from '#tests/support/config'
 import { databaseBehindProxy } from '#tests/support/tcp_proxy'
 
@@ -24,6 +24,8 @@ test.group('Readiness and liveness', (group) => {
   group.each.setup(async () => {
     ;({ cleanup: stopChain } = await pointAppAtDevnet())
     proxied = await databaseBehindProxy()
+    // The singletons take the Database when first resolved: never the proxied one.
+    await resolveClockHolders()
     app.container.swap(Database, () => proxied.db)
     return async () => {
       app.container.restore(Database)
