@@ -6,6 +6,8 @@ export interface RequestLogFields {
   feed?: string
   /** The transaction paying for a call or a top-up, once its payment header decoded. */
   txid?: string
+  /** A call paid from prepaid credit, once its call is written (docs/credit.md). */
+  credit_call_id?: string
   withdrawal_id?: string
 }
 

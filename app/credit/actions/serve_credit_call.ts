@@ -3,6 +3,7 @@ import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
 import type { ErrorCode } from '#core/error_codes'
+import type { RequestLog } from '#core/request_log'
 import { creditBalanceOf } from '#credit/credit_balance'
 import { type CreditToken, CreditTokens } from '#credit/credit_tokens'
 import { E_CREDIT_TOKEN_INVALID, E_PAYMENT_IDENTIFIER_CONFLICT } from '#credit/exceptions'
@@ -30,6 +31,8 @@ export interface CreditCallRequest {
   paymentIdentifier?: string
   agentName?: string
   startedAt: number
+  /** The request's log lines: they carry the credit call's id once it is written. */
+  log: RequestLog
   /** The feed's 402 with a refusal's code: its on-chain requirement and the credit extension. */
   paymentRequired(error: ErrorCode): PaymentRequired
 }
@@ -197,6 +200,7 @@ export class ServeCreditCall {
     // first's row and answers its bytes, rather than be refused by the spend the first made.
     const callId: string | undefined = inserted.rows[0]?.id
     if (!callId) return 'replayed'
+    request.log.bind({ credit_call_id: callId })
     const spent = await this.tokens.spend(trx, token.id, price)
     if (!spent) {
       // The spend also refuses a token that expired since it was found: that is no cap reached.

@@ -72,6 +72,7 @@ export class ServeFeed {
         ...request.credit,
         agentName: request.agentName,
         startedAt,
+        log: request.log,
         paymentRequired: (error) => this.#paymentRequired({ feed, path, query }, error),
       })
       return metrics.paidCallOf('credit', call)
@@ -131,6 +132,7 @@ export class ServeFeed {
         ...request.credit!,
         agentName: request.agentName,
         startedAt,
+        log: request.log,
         paymentRequired: (error) => this.#paymentRequired({ feed, path, query }, error),
       })
     }

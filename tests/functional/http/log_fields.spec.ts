@@ -4,11 +4,14 @@ import type { Assert } from '@japa/assert'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import testUtils from '@adonisjs/core/services/test_utils'
 import { Clock } from '#core/clock'
 import { Ledger } from '#ledger/ledger'
+import { newWallet, topUp } from '#tests/support/credit'
 import { transfer } from '#tests/support/devnet'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { logLinesSince, runLogSoFar } from '#tests/support/run_log'
+import { signMessage } from '#tests/support/sign_in'
 import { providerWithRevenue, useWithdrawalStack } from '#tests/support/withdrawals'
 
 type LogLine = Record<string, unknown>
@@ -104,5 +107,37 @@ test.group('Log lines of a withdrawal', (group) => {
     assert.isAbove(transitions.length, 2)
     for (const line of transitions) assert.equal(line.withdrawal_id, id)
     assert.equal(transitions.at(-1)!.to_status, 'confirmed')
+  })
+})
+
+test.group('Log lines of a call paid from credit', (group) => {
+  group.each.setup(() => testUtils.db().withGlobalTransaction())
+
+  test('every line carries its request id and feed, and the closing line its credit call', async ({
+    client,
+    assert,
+  }) => {
+    const wallet = newWallet()
+    await topUp(wallet.address, 100_000n)
+    const issued = await client
+      .post('/credit/nonce')
+      .json({ address: wallet.address, spend_cap_stx: '0.05', max_price_stx: '0.01' })
+    const { message } = issued.body()
+    const exchanged = await client
+      .post('/credit/tokens')
+      .json({ message, signature: signMessage(message, wallet.key) })
+    exchanged.assertStatus(201)
+    const before = await runLogSoFar()
+
+    const response = await client
+      .get('/feeds/whale-alerts')
+      .header('credit-token', exchanged.body().token)
+
+    response.assertStatus(200)
+    const lines = linesOf(await logLinesSince(before), response)
+    assertEveryLineCarries(assert, lines, { feed: 'whale-alerts' })
+    const call = await db.from('credit_calls').where({ payer: wallet.address }).firstOrFail()
+    const closing = lines.find((line) => line.msg === 'request completed')!
+    assert.equal(closing.credit_call_id, call.id)
   })
 })
