@@ -4,7 +4,7 @@ import { defineConfig } from '#credit/define_config'
 const creditConfig = defineConfig({
   topUp: { minimumMicrostx: 100_000n, maximumMicrostx: 100_000_000n },
   token: { maxLifetimeSeconds: 3_600 },
-  refund: { minimumMicrostx: 10_000n },
+  refund: { minimumMicrostx: 100_000n },
 })
 
 export default creditConfig

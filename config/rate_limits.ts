@@ -53,9 +53,9 @@ const rateLimitsConfig = defineConfig({
   walletLinkingPerAddress: limit(40, 60),
   /** POST /credit/top-ups carrying a payment (the unpaid 402 is not counted), per client address. */
   topUps: limit(20, 60),
-  /** POST /credit/refunds/nonce and POST /credit/refunds together, per refunded wallet. */
+  /** POST /credit/refunds per refunded wallet, counted once the wallet's signature verified. */
   refunds: limit(10, 60),
-  /** The same, per client address (an IPv6 client by its /64): a refund moves money. */
+  /** POST /credit/refunds/nonce and POST /credit/refunds, per client address (an IPv6 client by its /64). */
   refundsPerAddress: limit(40, 60),
   /**
    * POST /credit/nonce and POST /credit/tokens together, per client address: a

@@ -8,7 +8,9 @@
 | they come from TRUSTED_PROXIES) are keyed by `clientAddressKey`, signed-in
 | routes by the user (they run after middleware.auth()) and, beside it, by the
 | address, since a wallet costs nothing. A webhook push is counted per feed in
-| ReceivePush, once its signature verified, and per address here. The numbers
+| ReceivePush, once its signature verified, and per address here; a signed
+| refund likewise per wallet in RequestRefund, once the wallet's signature
+| verified (anyone can name a wallet), and per address here. The numbers
 | are read from config/rate_limits.ts (RateLimitsConfig) at each request; a refusal is rendered
 | by app/exceptions/handler.ts.
 |
@@ -22,7 +24,6 @@ import ipaddr from 'ipaddr.js'
 import { E_RATE_LIMITER_UNAVAILABLE } from '#core/exceptions'
 import { bootedConfig } from '#core/injectable_config'
 import { type RateLimitName, RateLimitsConfig } from '#core/rate_limits_config'
-import { signerOf } from '#auth/siws_message'
 import { metrics } from '#metrics/metrics'
 
 /**
@@ -124,16 +125,6 @@ const byUser = ({ auth }: HttpContext) => `user_${auth.getUserOrFail().id}`
 const bySession = ({ auth }: HttpContext) =>
   `token_${auth.getUserOrFail().currentAccessToken!.identifier}`
 
-/**
- * The wallet a refund request names: `address` (the challenge's) or the
- * signed `message`'s; unchecked here (a key part is at most 64 characters).
- */
-const byRefundedWallet = ({ request }: HttpContext) => {
-  const message = request.input('message')
-  const wallet = typeof message === 'string' ? signerOf(message)?.address : request.input('address')
-  return `wallet_${part(wallet)}`
-}
-
 export const throttle = {
   signIn: throttled('signIn', byAddress),
   registration: [throttled('registration', byUser), throttled('registrationPerAddress', byAddress)],
@@ -147,6 +138,6 @@ export const throttle = {
     throttled('walletLinkingPerAddress', byAddress),
   ],
   topUps: whenPaying(throttled('topUps', byAddress)),
-  refunds: [throttled('refunds', byRefundedWallet), throttled('refundsPerAddress', byAddress)],
+  refunds: throttled('refundsPerAddress', byAddress),
   creditTokens: throttled('creditTokens', byAddress),
 }

@@ -368,7 +368,7 @@ export const ERROR_CODES = {
     status: 422,
     in: ERROR,
     meaning:
-      'a refund below the minimum (0.01 STX, config/credit.ts): the platform pays its network fee',
+      "a refund below the minimum (0.1 STX, config/credit.ts) that is not of the whole credit: the platform pays each refund's network fee",
   },
   refund_not_found: { status: 404, in: ERROR, meaning: 'the wallet has no such refund' },
   // Prepaid credit: spending it (docs/credit.md#credit-tokens)

@@ -21,7 +21,7 @@ export async function creditBalanceOf(
   return row ? parseMicrostx(row.credits_microstx) - parseMicrostx(row.debits_microstx) : 0n
 }
 
-/** A wallet's credit as the API shows it (docs/credit.md). */
+/** A wallet's credit as every answer shows it: µSTX as an integer, STX as a decimal string (docs/api.md). */
 export function creditBalanceView(address: string, balance: Microstx) {
   return {
     address,

@@ -6,7 +6,10 @@ export interface CreditConfigValues {
   topUp: { minimumMicrostx: Microstx; maximumMicrostx: Microstx }
   /** Credit tokens: how long one lives at most (≤ 1 h, docs/credit.md#credit-tokens). */
   token: { maxLifetimeSeconds: number }
-  /** The smallest refund: the platform pays its network fee (docs/credit.md#refunds). */
+  /**
+   * The smallest refund but one of the whole credit: the platform pays each
+   * refund's network fee (docs/credit.md#refunds).
+   */
   refund: { minimumMicrostx: Microstx }
 }
 

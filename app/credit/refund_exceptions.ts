@@ -7,7 +7,7 @@ export const E_REFUND_ABOVE_CREDIT = defineError<[available: string]>(
 
 export const E_REFUND_BELOW_MINIMUM = defineError<[minimum: string]>(
   'refund_below_minimum',
-  'A refund is at least %s µSTX'
+  'A refund is at least %s µSTX, or the whole credit'
 )
 
 export const E_REFUND_NOT_FOUND = defineError<[id: string]>(

@@ -1,6 +1,8 @@
 import vine from '@vinejs/vine'
 
 const CURSOR = /^[A-Za-z0-9_-]{1,32}$/
+/** Ledger entry ids are PostgreSQL bigints: a larger cursor names no entry (and would not bind). */
+const LARGEST_ENTRY_ID = 2n ** 63n - 1n
 
 /** The statement's continuation cursor: opaque to clients, the last entry a page showed. */
 export function encodeStatementCursor(entryId: bigint): string {
@@ -9,7 +11,8 @@ export function encodeStatementCursor(entryId: bigint): string {
 
 function decodeStatementCursor(cursor: string): bigint | undefined {
   const match = /^e([1-9]\d{0,18})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'))
-  return match ? BigInt(match[1]) : undefined
+  const entryId = match ? BigInt(match[1]) : undefined
+  return entryId !== undefined && entryId <= LARGEST_ENTRY_ID ? entryId : undefined
 }
 
 const statementCursor = vine.createRule((value, _options, field) => {

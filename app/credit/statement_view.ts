@@ -1,12 +1,13 @@
+import { creditBalanceView } from '#credit/credit_balance'
 import type { StatementLine } from '#credit/credit_statement'
 import { encodeStatementCursor } from '#credit/statement_validator'
 import { formatStx, type Microstx } from '#ledger/money'
 
-/** The JSON of a statement line: µSTX as signed decimal strings (+ adds to the credit). */
+/** The JSON of a statement line: µSTX as a signed integer (+ adds to the credit). */
 function lineView(line: StatementLine) {
   const common = {
     kind: line.kind,
-    amount_microstx: line.amount.toString(),
+    amount_microstx: Number(line.amount),
     amount_stx: formatStx(line.amount),
     at: line.at.toISOString(),
   }
@@ -33,9 +34,7 @@ export function statementView(
 ) {
   const last = statement.lines.at(-1)
   return {
-    address,
-    balance_microstx: statement.balance.toString(),
-    balance_stx: formatStx(statement.balance),
+    ...creditBalanceView(address, statement.balance),
     lines: statement.lines.map(lineView),
     pagination: {
       limit: statement.lines.length,

@@ -43,7 +43,9 @@ const BUYER_CREDIT: AccountKind = 'buyer_credit'
  * status and its source, and no platform nonce is used by two withdrawals
  * (what the chain says of them: WithdrawalChainAudit); every wallet's credit
  * is its confirmed top-ups less its credit calls and refunds, never below
- * zero, and every credit call is posted once for its price (docs/credit.md).
+ * zero, every credit call is posted once for its price, and every credit
+ * token spent the prices of its calls, none above its maximum price
+ * (docs/credit.md).
  * Every check is one SELECT in `LEDGER_AUDIT_CHECKS`; they run together as one
  * statement, hence one snapshot, so postings committing meanwhile cannot fake
  * a difference.
@@ -359,5 +361,29 @@ export const LEDGER_AUDIT_CHECKS: readonly AuditCheck[] = [
       if (row.reference === null) return `credit call ${row.id} has no ledger posting`
       return `credit_call posting "${row.reference}" debits ${row.debited ?? 'nothing'} µSTX of ${row.payer}'s credit, the call cost ${row.price_microstx} µSTX`
     },
+  },
+  {
+    // Every credit token spent exactly the prices of its calls: the spend and the call are
+    // written in one transaction (docs/credit.md#credit-tokens).
+    select: {
+      sql: `SELECT t.id, t.address, t.spent_microstx, coalesce(sum(c.price_microstx), 0) AS calls
+              FROM credit_tokens t LEFT JOIN credit_calls c ON c.token_id = t.id
+             GROUP BY t.id
+            HAVING t.spent_microstx <> coalesce(sum(c.price_microstx), 0)
+             ORDER BY t.created_at, t.id`,
+    },
+    describe: (row) =>
+      `credit token ${row.id} of ${row.address} spent ${row.spent_microstx} µSTX, its calls cost ${row.calls} µSTX`,
+  },
+  {
+    // No credit call cost more than the maximum price its wallet signed for its token.
+    select: {
+      sql: `SELECT c.id, c.token_id, c.price_microstx, t.max_price_microstx
+              FROM credit_calls c JOIN credit_tokens t ON t.id = c.token_id
+             WHERE c.price_microstx > t.max_price_microstx
+             ORDER BY c.created_at, c.id`,
+    },
+    describe: (row) =>
+      `credit call ${row.id} cost ${row.price_microstx} µSTX, above its token ${row.token_id}'s maximum price ${row.max_price_microstx} µSTX`,
   },
 ]

@@ -2,18 +2,11 @@ import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import { E_CHALLENGE_NOT_FOUND } from '#auth/exceptions'
 import { SignInChallenges } from '#auth/sign_in_challenges'
-import { statementOf } from '#auth/siws_message'
+import { signerOf, statementOf } from '#auth/siws_message'
 import { Clock } from '#core/clock'
 import { CreditConfig } from '#credit/define_config'
 import { creditLimitsOf } from '#credit/credit_token_terms'
 import { CreditTokens, tokenLifeSeconds } from '#credit/credit_tokens'
-
-/** The wallet and the nonce a Sign-In With Stacks message names (lines 2 and "Nonce: …"). */
-function challengeOf(message: string) {
-  const address = message.split('\n')[1]
-  const nonce = /^Nonce: (\S+)$/m.exec(message)?.[1]
-  return address && nonce ? { address, nonce } : null
-}
 
 /**
  * POST /credit/tokens: a signed credit message in, a credit token out. The
@@ -33,7 +26,7 @@ export class ExchangeCreditToken {
   ) {}
 
   async execute({ message, signature }: { message: string; signature: string }) {
-    const challenge = challengeOf(message)
+    const challenge = signerOf(message)
     if (!challenge) throw new E_CHALLENGE_NOT_FOUND()
     return this.db.transaction(async (trx) => {
       await this.challenges.redeem(
@@ -53,8 +46,8 @@ export class ExchangeCreditToken {
       return {
         token,
         address: challenge.address,
-        spend_cap_microstx: limits.spendCap.toString(),
-        max_price_microstx: limits.maxPrice.toString(),
+        spend_cap_microstx: Number(limits.spendCap),
+        max_price_microstx: Number(limits.maxPrice),
         expires_at: expiresAt.toISOString(),
       }
     })

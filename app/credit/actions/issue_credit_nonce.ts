@@ -28,8 +28,8 @@ export class IssueCreditNonce {
       message: challenge.message,
       nonce: challenge.nonce,
       expires_at: challenge.expiresAt.toISOString(),
-      spend_cap_microstx: request.spendCap.toString(),
-      max_price_microstx: request.maxPrice.toString(),
+      spend_cap_microstx: Number(request.spendCap),
+      max_price_microstx: Number(request.maxPrice),
       siwx: {
         domain,
         address: request.address,

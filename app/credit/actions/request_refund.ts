@@ -4,10 +4,11 @@ import { E_CHALLENGE_NOT_FOUND, E_CHALLENGE_USED, E_SIGNATURE_INVALID } from '#a
 import { SignInChallenges } from '#auth/sign_in_challenges'
 import { isSignedBy } from '#auth/wallet_signature'
 import { ChainConfig } from '#chain/define_config'
-import { CreditBalances } from '#credit/credit_balances'
+import { creditBalanceOf } from '#credit/credit_balance'
 import { CreditConfig } from '#credit/define_config'
 import { E_REFUND_ABOVE_CREDIT, E_REFUND_BELOW_MINIMUM } from '#credit/refund_exceptions'
 import { type RefundTerms, refundStatement, refundTermsOf } from '#credit/refund_terms'
+import { consumeRateLimit } from '#start/limiter'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
 import { type Withdrawal, WithdrawalRecords } from '#withdrawals/withdrawal_records'
@@ -25,8 +26,9 @@ export interface SignedRefund {
  * pipeline. The idempotency key comes from the challenge's nonce, so the same
  * signed message sent again answers the same refund (checked before anything
  * else, and again when a concurrent retry consumed the nonce first) and never
- * pays twice. Otherwise, in one transaction: the minimum, the nonce consumed,
- * the conditional debit of the credit and the row; a refusal writes nothing
+ * pays twice. Otherwise, in one transaction: the nonce consumed, the
+ * conditional debit of the credit and the row, then the minimum (a smaller
+ * refund only of the whole credit); a refusal writes nothing
  * (the nonce stays usable). After the commit the platform wallet's pipeline
  * signs and sends it.
  */
@@ -38,7 +40,6 @@ export class RequestRefund {
     private lifecycle: WithdrawalLifecycle,
     private records: WithdrawalRecords,
     private dispatcher: WithdrawalDispatcher,
-    private balances: CreditBalances,
     private chain: ChainConfig,
     private config: CreditConfig
   ) {}
@@ -63,12 +64,12 @@ export class RequestRefund {
   #request(terms: RefundTerms, signed: SignedRefund) {
     const { address, amount } = terms
     const minimum = this.config.refund.minimumMicrostx
-    if (amount < minimum) throw new E_REFUND_BELOW_MINIMUM([`${minimum}`])
     return this.db.transaction(async (trx) => {
       await this.challenges.redeem(
         { walletAddress: address, nonce: terms.nonce, ...signed },
         { purpose: 'credit_refund', statement: refundStatement(amount, address), client: trx }
       )
+      await this.#count(address)
       const refund = await this.lifecycle.request(trx, {
         owner: { providerId: null, creditAddress: address },
         idempotencyKey: terms.idempotencyKey,
@@ -76,7 +77,11 @@ export class RequestRefund {
         destination: address,
         memoPrefix: this.chain.withdrawalMemoPrefix,
       })
-      if (!refund) throw new E_REFUND_ABOVE_CREDIT([`${await this.balances.of(address, trx)}`])
+      const left = await creditBalanceOf(trx, address)
+      if (!refund) throw new E_REFUND_ABOVE_CREDIT([`${left}`])
+      // Below the minimum only the whole credit: the debit locked the account, so no call can
+      // have spent from it between the debit and this read.
+      if (amount < minimum && left !== 0n) throw new E_REFUND_BELOW_MINIMUM([`${minimum}`])
       return refund
     })
   }
@@ -98,6 +103,16 @@ export class RequestRefund {
       network: this.chain.network,
     })
     if (!signedByWallet) throw new E_SIGNATURE_INVALID()
+    await this.#count(terms.address)
     return refund
+  }
+
+  /**
+   * Counts a refund request against the wallet's limit, once the wallet's
+   * signature verified: anyone can name a wallet, only the wallet can use up
+   * its refunds.
+   */
+  #count(address: string) {
+    return consumeRateLimit('refunds', `wallet_${address}`)
   }
 }

@@ -1,23 +1,22 @@
 import { inject } from '@adonisjs/core'
 import { Database } from '@adonisjs/lucid/database'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { PlatformWallet } from '#chain/platform_wallet'
-import { ChainConfig } from '#chain/define_config'
 import { Clock } from '#core/clock'
 import type { ErrorCode } from '#core/error_codes'
+import { creditBalanceOf } from '#credit/credit_balance'
 import { type CreditToken, CreditTokens } from '#credit/credit_tokens'
 import { E_CREDIT_TOKEN_INVALID, E_PAYMENT_IDENTIFIER_CONFLICT } from '#credit/exceptions'
 import { FeedReader } from '#feeds/feed_reader'
 import { accounts } from '#ledger/accounts'
 import { E_EXCEEDS_CREDITS } from '#ledger/exceptions'
 import { Ledger } from '#ledger/ledger'
+import { metrics } from '#metrics/metrics'
 import type { Microstx } from '#ledger/money'
 import { splitPayment } from '#ledger/split'
 import type Feed from '#models/feed'
-import { feedPaymentRequired } from '#payments/feed_payment_required'
 import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
-import { resourceIdentity } from '#payments/x402'
+import { type PaymentRequired, resourceIdentity } from '#payments/x402'
 import { QueryLog } from '#stats/query_log'
 
 export interface CreditCallRequest {
@@ -31,6 +30,8 @@ export interface CreditCallRequest {
   paymentIdentifier?: string
   agentName?: string
   startedAt: number
+  /** The feed's 402 with a refusal's code: its on-chain requirement and the credit extension. */
+  paymentRequired(error: ErrorCode): PaymentRequired
 }
 
 /** Why a served call was not debited: nothing was written. */
@@ -41,7 +42,7 @@ type Refusal = 'credit_spend_cap_reached' | 'insufficient_credit' | 'replayed'
  * the token (401) → a retry by payment-identifier (the stored bytes, nothing
  * debited) → the token's signed limits and the wallet's balance (402, the
  * feed's requirements with the code: both ways to pay) → fetch → one
- * transaction: the token's spend within its cap, the call and its bytes, the
+ * transaction: the call and its bytes, the token's spend within its cap, the
  * ledger posting (credit → provider 97 % / platform 3 %, as a payment) and
  * the query log. A source failure debits nothing; no lock is held across the
  * fetch, so the checks before it are repeated, atomically, in the transaction.
@@ -54,8 +55,6 @@ export class ServeCreditCall {
     private reader: FeedReader,
     private ledger: Ledger,
     private queryLog: QueryLog,
-    private wallet: PlatformWallet,
-    private chain: ChainConfig,
     private clock: Clock
   ) {}
 
@@ -71,7 +70,9 @@ export class ServeCreditCall {
     if (price > token.maxPrice) return refused('credit_price_above_limit')
     if (token.spent + price > token.spendCap) return refused('credit_spend_cap_reached')
     // A cheap read first: a wallet that cannot pay is not served a fetch.
-    if ((await this.#balance(token.address)) < price) return refused('insufficient_credit')
+    if ((await creditBalanceOf(this.db.connection(), token.address)) < price) {
+      return refused('insufficient_credit')
+    }
 
     const served = await this.reader.read(request.feed, request.query)
     const body = JSON.stringify(paidBody(price, served))
@@ -99,6 +100,19 @@ export class ServeCreditCall {
     return replayed ?? this.#refused(request, code)
   }
 
+  /**
+   * A retry of a call already served and debited, answered with its stored
+   * bytes even when the feed can no longer serve (paused, stale); null when
+   * the request is no such retry (no payment-identifier, no valid token, no
+   * call of the token's wallet with that id).
+   */
+  async replay(request: CreditCallRequest): Promise<PaidCallResult | null> {
+    if (request.paymentIdentifier === undefined) return null
+    const token = await this.tokens.find(request.token)
+    if (!token) return null
+    return this.#replay(token, request, resourceIdentity('GET', request.path, request.query))
+  }
+
   /** The stored answer of this wallet's call with the same payment-identifier; null if none. */
   async #replay(
     token: CreditToken,
@@ -118,7 +132,7 @@ export class ServeCreditCall {
       kind: 'paid',
       body: call.response,
       credit: {
-        balance: await this.#balance(token.address),
+        balance: await creditBalanceOf(this.db.connection(), token.address),
         tokenRemaining: (current ?? token).spendCap - (current ?? token).spent,
       },
     }
@@ -128,8 +142,9 @@ export class ServeCreditCall {
    * Debits the call in one transaction, or writes nothing: the call with its
    * bytes (first: a concurrent call with the same payment-identifier waits on
    * its row and replays it, never reaching the limits), the token's spend
-   * (refused past its cap), the ledger posting (refused below a zero balance:
-   * the database checks every credit account) and the query log.
+   * (refused past its cap, or expired: 401), the ledger posting (refused
+   * below a zero balance: the database checks every credit account) and the
+   * query log.
    */
   async #debit(
     token: CreditToken,
@@ -139,8 +154,12 @@ export class ServeCreditCall {
     const trx = await this.db.transaction()
     try {
       const outcome = await this.#debitIn(trx, token, request, call)
-      if (typeof outcome === 'string') await trx.rollback()
-      else await trx.commit()
+      if (typeof outcome === 'string') {
+        await trx.rollback()
+      } else {
+        await trx.commit()
+        metrics.revenue(call.price, 'credit')
+      }
       return outcome
     } catch (error) {
       await trx.rollback()
@@ -174,10 +193,16 @@ export class ServeCreditCall {
         new Date(this.clock.now()),
       ]
     )
+    // The call first: a concurrent retry with the same payment-identifier waits here on the
+    // first's row and answers its bytes, rather than be refused by the spend the first made.
     const callId: string | undefined = inserted.rows[0]?.id
     if (!callId) return 'replayed'
     const spent = await this.tokens.spend(trx, token.id, price)
-    if (!spent) return 'credit_spend_cap_reached'
+    if (!spent) {
+      // The spend also refuses a token that expired since it was found: that is no cap reached.
+      if (token.expiresAt.getTime() <= this.clock.now()) throw new E_CREDIT_TOKEN_INVALID()
+      return 'credit_spend_cap_reached'
+    }
 
     const providerId = request.feed.providerId
     const paidFrom = accounts.buyerCredit(token.address)
@@ -196,19 +221,12 @@ export class ServeCreditCall {
       responseMs,
     })
     return {
-      balance: -(await this.ledger.balanceOf(paidFrom, trx)),
+      balance: await creditBalanceOf(trx, token.address),
       tokenRemaining: token.spendCap - spent.spent,
     }
   }
 
-  /** What the wallet's credit holds: the ledger owes it the credits of its account. */
-  async #balance(address: string): Promise<Microstx> {
-    return -(await this.ledger.balanceOf(accounts.buyerCredit(address)))
-  }
-
-  /** The feed's 402 with the code: its on-chain requirement and the credit extension. */
   #refused(request: CreditCallRequest, code: ErrorCode): PaidCallResult {
-    const options = { payTo: this.wallet.address, network: this.chain.network, error: code }
-    return { kind: 'payment_required', body: feedPaymentRequired(request, options) }
+    return { kind: 'payment_required', body: request.paymentRequired(code) }
   }
 }

@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
-import { CreditBalances } from '#credit/credit_balances'
+import { Database } from '@adonisjs/lucid/database'
+import { creditBalanceOf } from '#credit/credit_balance'
 import { CreditStatement } from '#credit/credit_statement'
 
 /** Statement lines a page holds unless `limit` says otherwise (at most 100, the validator's). */
@@ -9,13 +10,13 @@ const DEFAULT_LIMIT = 20
 @inject()
 export class ShowCreditStatement {
   constructor(
-    private balances: CreditBalances,
+    private db: Database,
     private statement: CreditStatement
   ) {}
 
   async execute(wallet: string, input: { cursor?: bigint; limit?: number }) {
     const [balance, page] = await Promise.all([
-      this.balances.of(wallet),
+      creditBalanceOf(this.db.connection(), wallet),
       this.statement.page(wallet, { before: input.cursor, size: input.limit ?? DEFAULT_LIMIT }),
     ])
     return { balance, ...page }

@@ -1,19 +1,15 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { CreditBalances } from '#credit/credit_balances'
-import { formatStx } from '#ledger/money'
+import { Database } from '@adonisjs/lucid/database'
+import { creditBalanceOf, creditBalanceView } from '#credit/credit_balance'
 
 /** GET /credit/balance: the wallet's credit. */
 @inject()
 export default class ShowCreditBalanceController {
-  constructor(private balances: CreditBalances) {}
+  constructor(private db: Database) {}
 
   async handle({ creditWallet }: HttpContext) {
-    const balance = await this.balances.of(creditWallet)
-    return {
-      address: creditWallet,
-      balance_microstx: balance.toString(),
-      balance_stx: formatStx(balance),
-    }
+    const balance = await creditBalanceOf(this.db.connection(), creditWallet)
+    return creditBalanceView(creditWallet, balance)
   }
 }

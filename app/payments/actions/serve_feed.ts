@@ -38,7 +38,7 @@ export interface FeedRequest {
  * `credit-token` (docs/credit.md#credit-tokens). A feed that cannot serve asks no payment and takes none, whatever
  * header the request carries; only a retry of a payment it already took
  * while it could serve is answered as always (its stored response, its
- * receipt).
+ * receipt; a credit call's stored bytes).
  */
 @inject()
 export class ServeFeed {
@@ -57,21 +57,24 @@ export class ServeFeed {
     try {
       await this.availability.assertServable(feed)
     } catch (error) {
-      const replayed = request.paymentHeader && (await this.#replay(feed, path, request, startedAt))
+      const retry = request.paymentHeader ?? request.credit?.paymentIdentifier
+      const replayed = retry && (await this.#replay(feed, path, request, startedAt))
       if (replayed) return replayed
       throw error
     }
     const query = (await this.reader.validateQuery(feed, request.query)) as Record<string, string>
     if (!request.paymentHeader && request.credit) {
       const creditCall = await app.container.make(ServeCreditCall)
-      return creditCall.execute({
+      const call = creditCall.execute({
         feed,
         path,
         query,
         ...request.credit,
         agentName: request.agentName,
         startedAt,
+        paymentRequired: (error) => this.#paymentRequired({ feed, path, query }, error),
       })
+      return metrics.paidCallOf('credit', call)
     }
     if (!request.paymentHeader) {
       return { kind: 'payment_required', body: this.#paymentRequired({ feed, path, query }) }
@@ -109,7 +112,7 @@ export class ServeFeed {
     }
   }
 
-  /** The answer to a retry of a payment already taken for this call; null for any other. */
+  /** The answer to a retry of a payment (or credit call) already taken for this call; null for any other. */
   async #replay(feed: Feed, path: string, request: FeedRequest, startedAt: number) {
     let query: Record<string, string>
     try {
@@ -118,6 +121,18 @@ export class ServeFeed {
       // No payment was ever taken for a query the feed refuses.
       if (error instanceof vineErrors.E_VALIDATION_ERROR) return null
       throw error
+    }
+    if (!request.paymentHeader) {
+      const creditCall = await app.container.make(ServeCreditCall)
+      return creditCall.replay({
+        feed,
+        path,
+        query,
+        ...request.credit!,
+        agentName: request.agentName,
+        startedAt,
+        paymentRequired: (error) => this.#paymentRequired({ feed, path, query }, error),
+      })
     }
     const paidCall = await app.container.make(ServePaidCall)
     return paidCall.replay({

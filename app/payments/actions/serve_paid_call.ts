@@ -268,7 +268,11 @@ export class ServePaidCall {
         this.checks.confirmed(call.payment)
         // Made as the payment confirmed (here, or by whoever got there first).
         const stored = served.body === null ? await this.records.find(call.payment.txid) : null
-        const body = served.body ?? stored?.response ?? ''
+        const body = served.body ?? stored?.response
+        // Confirming a payment stores its answer in the same transaction: none is a bug, not a 200.
+        if (body === undefined || body === null) {
+          throw new Error(`confirmed payment 0x${call.payment.txid} has no stored answer`)
+        }
         const appMs = this.clock.now() - call.request.startedAt - served.chainMs
         return {
           kind: 'paid',

@@ -11,7 +11,7 @@ import { signIn, signMessage } from '../lib/wallet'
 /** GET /credit/statement's answer (docs/credit.md#balance-and-statement). */
 interface StatementLine {
   kind: 'top_up' | 'call' | 'refund' | 'refund_reversal'
-  amount_microstx: string
+  amount_microstx: number
   amount_stx: string
   at: string
   tx_hash?: string | null
@@ -20,7 +20,7 @@ interface StatementLine {
 }
 
 interface Statement {
-  balance_microstx: string
+  balance_microstx: number
   lines: StatementLine[]
   pagination: { cursor: string | null }
 }
@@ -168,7 +168,7 @@ function WalletCredit({ address, minimum }: { address: string; minimum: bigint }
                       )}
                     </td>
                     <td class="num mono">
-                      {line.amount_microstx.startsWith('-') ? '' : '+'}
+                      {line.amount_microstx < 0 ? '' : '+'}
                       {line.amount_stx} STX
                     </td>
                   </tr>
@@ -218,8 +218,8 @@ function RefundForm(props: {
     const words =
       microstx === null
         ? 'Enter an amount in STX, like 2.5 (at most 6 decimals).'
-        : microstx < props.minimum
-          ? `The smallest refund is ${stx(props.minimum)}.`
+        : microstx < props.minimum && microstx !== props.balance
+          ? `The smallest refund is ${stx(props.minimum)}, or your whole credit.`
           : microstx > props.balance
             ? `That is more than your credit (${stx(props.balance)}).`
             : null
@@ -231,16 +231,14 @@ function RefundForm(props: {
   return (
     <section class="card" aria-labelledby="refund-title">
       <h2 id="refund-title">Refund to your wallet</h2>
-      {props.balance < props.minimum ? (
-        <p class="muted">
-          Refunds start at {stx(props.minimum)}: the platform pays each one's network fee.
-        </p>
+      {props.balance === 0n ? (
+        <p class="muted">Nothing to refund.</p>
       ) : (
         <form onSubmit={submit}>
           <Field
             id="refund-amount"
             label="Amount"
-            hint={`From ${formatStx(props.minimum)} STX to your credit (${stx(props.balance)}), sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
+            hint={`From ${formatStx(props.minimum)} STX (or less, when it is your whole credit) to your credit (${stx(props.balance)}), sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
             problem={problem}
           >
             <div class="input-prefix">

@@ -3,15 +3,19 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
+import { FeedDirectory } from '#feeds/feed_directory'
+import { FeedReader } from '#feeds/feed_reader'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import testUtils from '@adonisjs/core/services/test_utils'
-import { topUp } from '#tests/support/credit'
+import { signedRefund, topUp } from '#tests/support/credit'
 import { emptyMarketplace } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
+import { useManualClock } from '#tests/support/clock'
 import { signMessage, walletOf } from '#tests/support/sign_in'
+import { useWithdrawalStack } from '#tests/support/withdrawals'
 
 const ledger = await app.container.make(Ledger)
 
@@ -281,6 +285,36 @@ test.group('Calls paid from credit', (group) => {
     assert.equal(await count('query_log'), 1)
   })
 
+  test('a retry of a credit call after the feed was paused gets the same bytes, debited once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { address, token } = await buyer(client, 100_000n)
+    const call = () =>
+      client
+        .get('/feeds/whale-alerts')
+        .header('credit-token', token)
+        .header('payment-identifier', 'paused-0123456789abcdef')
+
+    const first = await call()
+    await db.from('feeds').where('slug', 'whale-alerts').update({ status: 'paused' })
+    // The directory keeps feeds for a second: let it see the pause, and forget it after the test.
+    const directory = await app.container.make(FeedDirectory)
+    directory.forget()
+    cleanup(() => directory.forget())
+    const retried = await call()
+    const fresh = await client.get('/feeds/whale-alerts').header('credit-token', token)
+
+    first.assertStatus(200)
+    retried.assertStatus(200)
+    assert.equal(retried.text(), first.text())
+    fresh.assertStatus(503)
+    fresh.assertBodyContains({ error: { code: 'feed_unavailable' } })
+    assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 1)
+  })
+
   test('a source failure debits nothing', async ({ client, assert }) => {
     const { address, token } = await buyer(client, 100_000n)
     simulator.failNext('mempool', 'status_503', 10)
@@ -307,6 +341,32 @@ test.group('Calls paid from credit', (group) => {
       response.assertBodyContains({ error: { code: 'credit_token_invalid' } })
     }
     assert.equal(await creditOf(address), 100_000n)
+  })
+
+  test('a token that expires while its call is fetched is refused as invalid, nothing debited', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { clock, restore } = await useManualClock()
+    cleanup(restore)
+    const { address, token } = await buyer(client, 100_000n)
+    // The fetch outlasts the token: it is found valid, and has expired by the debit.
+    const reader = await app.container.make(FeedReader)
+    const slowReader = Object.create(reader) as FeedReader
+    slowReader.read = async (feed, query) => {
+      clock.advance(3_600_001)
+      return reader.read(feed, query)
+    }
+    app.container.swap(FeedReader, () => slowReader)
+    cleanup(() => app.container.restore(FeedReader))
+
+    const response = await client.get('/feeds/whale-alerts').header('credit-token', token)
+
+    response.assertStatus(401)
+    response.assertBodyContains({ error: { code: 'credit_token_invalid' } })
+    assert.equal(await creditOf(address), 100_000n)
+    assert.equal(await count('credit_calls'), 0)
   })
 
   test("the feed's 402 advertises credit; its header carries the credit info only", async ({
@@ -340,6 +400,8 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     const pointed = await pointBuiltinFeedsAtSimulator()
     return () => pointed.restore()
   })
+  // Refunds go through the pipeline on a devnet; after each test ledger:audit must be clean.
+  useWithdrawalStack(group, { blockTimeMs: null })
   // Each call commits its own transaction: what it wrote is emptied again, the
   // built-in feeds' counters put back as they were.
   group.each.setup(async () => {
@@ -354,6 +416,38 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
       }
     }
   })
+
+  test('two concurrent calls with one payment-identifier and room for one are both served, debited once', async ({
+    client,
+    assert,
+  }) => {
+    // Each token's cap allows one call: the second of a pair must be answered the first's bytes.
+    const limits = { spend_cap_stx: '0.005', max_price_stx: '0.005' }
+    const buyers = await Promise.all(
+      Array.from({ length: 5 }, () => buyer(client, 100_000n, limits))
+    )
+
+    const pairs = await Promise.all(
+      buyers.map(({ token }, index) =>
+        Promise.all(
+          [0, 1].map(() =>
+            client
+              .get('/feeds/whale-alerts')
+              .header('credit-token', token)
+              .header('payment-identifier', `concurrent-retry-000${index}`)
+          )
+        )
+      )
+    )
+
+    for (const [first, second] of pairs) {
+      first.assertStatus(200)
+      second.assertStatus(200)
+      assert.equal(second.text(), first.text())
+    }
+    for (const { address } of buyers) assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 5)
+  }).timeout(60_000)
 
   test('100 concurrent calls against a balance that covers 40: exactly 40 are served', async ({
     client,
@@ -408,6 +502,90 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     second.assertStatus(200)
     assert.equal(second.text(), first.text())
     assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 1)
+  })
+
+  test('100 concurrent calls from four tokens of one wallet against a balance that covers 40: exactly 40 are served', async ({
+    client,
+    assert,
+  }) => {
+    // Each token could spend it all: only the ledger's never-negative check stops the 41st.
+    const key = randomPrivateKey()
+    const address = walletOf(key)
+    await topUp(address, 40n * 5_000n)
+    const tokens = await Promise.all([0, 1, 2, 3].map(() => creditToken(client, key)))
+
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        client.get('/feeds/whale-alerts').header('credit-token', tokens[index % tokens.length])
+      )
+    )
+
+    const statuses = responses.map((response) => response.status())
+    assert.equal(statuses.filter((status) => status === 200).length, 40)
+    assert.equal(statuses.filter((status) => status === 402).length, 60)
+    for (const refused of responses.filter((response) => response.status() === 402)) {
+      assert.equal(refused.body().error, 'insufficient_credit')
+    }
+    assert.equal(await creditOf(address), 0n)
+    assert.equal(await count('credit_calls'), 40)
+    const [spent] = await db.from('credit_tokens').sum('spent_microstx as total')
+    assert.equal(String(spent.total), '200000')
+  }).timeout(60_000)
+
+  test('a refund racing credit calls never takes the credit below zero', async ({
+    client,
+    assert,
+  }) => {
+    const key = randomPrivateKey()
+    const address = walletOf(key)
+    await topUp(address, 300_000n)
+    const token = await creditToken(client, key)
+    const refund = await signedRefund(client, { address, key }, '0.2')
+
+    // 0.2 STX refunded and 30 calls of 0.005 STX ask for 0.35 STX of 0.3.
+    const [refunded, ...calls] = await Promise.all([
+      client.post('/credit/refunds').json(refund),
+      ...Array.from({ length: 30 }, () =>
+        client.get('/feeds/whale-alerts').header('credit-token', token)
+      ),
+    ])
+
+    const served = calls.filter((call) => call.status() === 200).length
+    for (const refused of calls.filter((call) => call.status() !== 200)) {
+      refused.assertStatus(402)
+      assert.equal(refused.body().error, 'insufficient_credit')
+    }
+    assert.oneOf(refunded.status(), [202, 422])
+    const refundedAmount = refunded.status() === 202 ? 200_000n : 0n
+    const left = 300_000n - BigInt(served) * 5_000n - refundedAmount
+    assert.isAtLeast(Number(left), 0)
+    assert.equal(await creditOf(address), left)
+    assert.equal(await count('credit_calls'), served)
+    const audit = await app.container.make(LedgerAudit)
+    const report = await audit.run()
+    assert.deepEqual(report.discrepancies, [])
+  }).timeout(60_000)
+
+  test('a token used after the whole balance was refunded is refused with insufficient_credit', async ({
+    client,
+    assert,
+  }) => {
+    const key = randomPrivateKey()
+    const address = walletOf(key)
+    await topUp(address, 200_000n)
+    const token = await creditToken(client, key)
+    const first = await client.get('/feeds/whale-alerts').header('credit-token', token)
+    first.assertStatus(200)
+
+    const refunded = await client
+      .post('/credit/refunds')
+      .json(await signedRefund(client, { address, key }, '0.195'))
+    refunded.assertStatus(202)
+    const after = await client.get('/feeds/whale-alerts').header('credit-token', token)
+
+    assertBothWaysToPay(after, assert, 'insufficient_credit')
+    assert.equal(await creditOf(address), 0n)
     assert.equal(await count('credit_calls'), 1)
   })
 })

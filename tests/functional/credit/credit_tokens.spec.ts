@@ -115,8 +115,8 @@ test.group('Credit tokens', (group) => {
     assert.deepEqual(exchanged.body(), {
       token,
       address,
-      spend_cap_microstx: '5000000',
-      max_price_microstx: '10000',
+      spend_cap_microstx: 5_000_000,
+      max_price_microstx: 10_000,
       expires_at: new Date(clock.now() + 3_600_000).toISOString(),
     })
     const stored = await db.from('credit_tokens').where('sign_in_nonce', nonce).firstOrFail()

@@ -6,7 +6,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { SignInChallenges } from '#auth/sign_in_challenges'
-import { CreditBalances } from '#credit/credit_balances'
+import { creditBalanceOf } from '#credit/credit_balance'
 import { refundStatement } from '#credit/refund_terms'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
@@ -23,8 +23,7 @@ import { useWithdrawalStack } from '#tests/support/withdrawals'
 const STX = 1_000_000n
 
 async function creditOf(address: string) {
-  const balances = await app.container.make(CreditBalances)
-  return balances.of(address)
+  return creditBalanceOf(db.connection(), address)
 }
 
 async function refundsOf(address: string) {
@@ -53,7 +52,7 @@ test.group('Refunding credit', (group) => {
     const refund = response.body().refund
     assert.containsSubset(refund, {
       status: 'broadcast',
-      amount_microstx: '2500000',
+      amount_microstx: 2_500_000,
       amount_stx: '2.5',
       destination_address: wallet.address,
     })
@@ -84,19 +83,19 @@ test.group('Refunding credit', (group) => {
     const balance = await client.get('/credit/balance').bearerToken(token)
     assert.deepEqual(balance.body(), {
       address: wallet.address,
-      balance_microstx: '0',
+      balance_microstx: 0,
       balance_stx: '0',
     })
     const statement = await client.get('/credit/statement').bearerToken(token)
     assert.containsSubset(statement.body().lines, [
       {
         kind: 'refund',
-        amount_microstx: '-2500000',
+        amount_microstx: -2_500_000,
         refund_id: refund.id,
         status: 'confirmed',
         tx_hash: refund.tx_hash,
       },
-      { kind: 'top_up', amount_microstx: '2500000' },
+      { kind: 'top_up', amount_microstx: 2_500_000 },
     ])
   })
 
@@ -123,14 +122,14 @@ test.group('Refunding credit', (group) => {
     assert.deepEqual(
       statement
         .body()
-        .lines.map((line: { kind: string; amount_microstx: string }) => [
+        .lines.map((line: { kind: string; amount_microstx: number }) => [
           line.kind,
           line.amount_microstx,
         ]),
       [
-        ['refund_reversal', '1000000'],
-        ['refund', '-1000000'],
-        ['top_up', '3000000'],
+        ['refund_reversal', 1_000_000],
+        ['refund', -1_000_000],
+        ['top_up', 3_000_000],
       ]
     )
   })
@@ -266,6 +265,38 @@ test.group('Refunding credit', (group) => {
     assert.equal(await creditOf(wallet.address), 1n * STX)
   })
 
+  test('a top-up cannot be split into refunds below the minimum; what is left below it is refunded whole', async ({
+    client,
+    assert,
+  }) => {
+    // Ten refunds of 0.01 STX from a 0.1 STX top-up would make the platform pay ten network fees.
+    const wallet = await creditedWallet(100_000n)
+    const asked = await client
+      .post('/credit/refunds/nonce')
+      .json({ address: wallet.address, amount_stx: '0.01' })
+    const challenges = await app.container.make(SignInChallenges)
+    const issued = await challenges.issue(wallet.address, {
+      purpose: 'credit_refund',
+      statement: refundStatement(10_000n, wallet.address),
+    })
+    const signed = await client
+      .post('/credit/refunds')
+      .json({ message: issued.message, signature: signMessage(issued.message, wallet.key) })
+    for (const response of [asked, signed]) {
+      response.assertStatus(422)
+      response.assertBodyContains({ error: { code: 'refund_below_minimum' } })
+    }
+    assert.lengthOf(await refundsOf(wallet.address), 0)
+    assert.equal(await creditOf(wallet.address), 100_000n)
+
+    const rest = await creditedWallet(60_000n)
+    const whole = await client
+      .post('/credit/refunds')
+      .json(await signedRefund(client, rest, '0.06'))
+    whole.assertStatus(202)
+    assert.equal(await creditOf(rest.address), 0n)
+  })
+
   test('a message signed by one wallet cannot refund another wallet or pay to it', async ({
     client,
     assert,
@@ -330,29 +361,35 @@ test.group('Refund requests are rate limited', (group) => {
       .header('x-forwarded-for', clientAddress)
       .json({ address, amount_stx: '1' })
 
-  test("per wallet, asked or signed: past the wallet's limit it is refused, another wallet is served", async ({
+  test("per wallet, only the wallet's signed refunds count: others naming it do not block it", async ({
     client,
-    assert,
   }) => {
     restore.push(setRateLimits({ refunds: 2 }), trustLoopbackProxy())
-    const wallet = newWallet()
+    const wallet = await creditedWallet(5n * STX)
+    const someoneElse = newWallet()
 
-    const asked = await askRefund(client, wallet.address, '203.0.113.51')
-    const signed = await client
+    // Challenges naming the wallet asked from several addresses, and one signed by another key.
+    for (const clientAddress of ['203.0.113.51', '203.0.113.52', '203.0.113.53']) {
+      const asked = await askRefund(client, wallet.address, clientAddress)
+      asked.assertStatus(200)
+    }
+    const forged = await client
       .post('/credit/refunds')
-      .header('x-forwarded-for', '203.0.113.52')
-      .json({
-        message: asked.body().message,
-        signature: signMessage(asked.body().message, wallet.key),
-      })
-    const refused = await askRefund(client, wallet.address, '203.0.113.53')
-    const another = await askRefund(client, newWallet().address, '203.0.113.54')
+      .header('x-forwarded-for', '203.0.113.54')
+      .json(await signedRefund(client, wallet, '1', someoneElse.key))
+    forged.assertStatus(401)
 
-    asked.assertStatus(200)
-    signed.assertStatus(422)
-    refused.assertStatus(429)
-    assert.equal(refused.body().error.code, 'too_many_requests')
-    another.assertStatus(200)
+    const refunds = []
+    for (let index = 0; index < 3; index++) {
+      refunds.push(
+        await client.post('/credit/refunds').json(await signedRefund(client, wallet, '1'))
+      )
+    }
+
+    refunds[0].assertStatus(202)
+    refunds[1].assertStatus(202)
+    refunds[2].assertStatus(429)
+    refunds[2].assertBodyContains({ error: { code: 'too_many_requests' } })
   })
 
   test('per client address: fresh wallets from one address are refused past its limit', async ({
@@ -384,7 +421,7 @@ test.group('The audit of refunds', (group) => {
       .insert({
         credit_address: wallet.address,
         idempotency_key: randomUUID(),
-        amount_microstx: '1000000',
+        amount_microstx: 1_000_000,
         destination_address: wallet.address,
         memo: 'tb-r-audit',
       })

@@ -89,14 +89,14 @@ test.group("A wallet's balance and statement", (group) => {
     assert.equal(page1.header('cache-control'), 'no-store')
     assert.containsSubset(page1.body(), {
       address: wallet.address,
-      balance_microstx: '1497000',
+      balance_microstx: 1_497_000,
       balance_stx: '1.497',
     })
     const lines = [...page1.body().lines, ...page2.body().lines]
     assert.containsSubset(lines, [
-      { kind: 'top_up', amount_microstx: '500000', amount_stx: '0.5', tx_hash: `0x${second}` },
-      { kind: 'call', amount_microstx: '-3000', call_id: call, resource: '/feeds/btc-price' },
-      { kind: 'top_up', amount_microstx: '1000000', tx_hash: `0x${first}` },
+      { kind: 'top_up', amount_microstx: 500_000, amount_stx: '0.5', tx_hash: `0x${second}` },
+      { kind: 'call', amount_microstx: -3_000, call_id: call, resource: '/feeds/btc-price' },
+      { kind: 'top_up', amount_microstx: 1_000_000, tx_hash: `0x${first}` },
     ])
     assert.deepEqual(
       lines.map((line: { kind: string }) => line.kind),
@@ -104,7 +104,7 @@ test.group("A wallet's balance and statement", (group) => {
     )
     assert.isNull(page2.body().pagination.cursor)
     const total = lines.reduce(
-      (sum: bigint, line: { amount_microstx: string }) => sum + BigInt(line.amount_microstx),
+      (sum: bigint, line: { amount_microstx: number }) => sum + BigInt(line.amount_microstx),
       0n
     )
     assert.equal(total, 1_497_000n)
@@ -125,7 +125,7 @@ test.group("A wallet's balance and statement", (group) => {
 
     assert.deepEqual(balance.body(), {
       address: other.address,
-      balance_microstx: '0',
+      balance_microstx: 0,
       balance_stx: '0',
     })
     assert.deepEqual(statement.body().lines, [])
@@ -149,7 +149,7 @@ test.group("A wallet's balance and statement", (group) => {
       const unknown = await client.get('/credit/balance').header('credit-token', 'not-a-token')
 
       live.assertStatus(200)
-      assert.containsSubset(live.body(), { address: wallet.address, balance_microstx: '750000' })
+      assert.containsSubset(live.body(), { address: wallet.address, balance_microstx: 750_000 })
       for (const refused of [expired, unknown]) {
         refused.assertStatus(401)
         refused.assertBodyContains({ error: { code: 'unauthenticated' } })
@@ -161,13 +161,20 @@ test.group("A wallet's balance and statement", (group) => {
 
   test('a cursor the statement did not give is refused', async ({ client }) => {
     const { token } = await signIn(client, newWallet().key)
+    // Not a cursor; one past the largest bigint entry id (2^63); the largest 19-digit number.
+    const cursors = [
+      'bm90LWEtY3Vyc29y',
+      Buffer.from('e9223372036854775808').toString('base64url'),
+      Buffer.from('e9999999999999999999').toString('base64url'),
+    ]
 
-    const response = await client
-      .get('/credit/statement')
-      .qs({ cursor: 'bm90LWEtY3Vyc29y' })
-      .bearerToken(token)
-
-    response.assertStatus(422)
-    response.assertBodyContains({ error: { code: 'validation_failed' } })
+    for (const cursor of cursors) {
+      const response = await client.get('/credit/statement').qs({ cursor }).bearerToken(token)
+      response.assertStatus(422)
+      response.assertBodyContains({ error: { code: 'validation_failed' } })
+    }
+    const largest = Buffer.from('e9223372036854775807').toString('base64url')
+    const last = await client.get('/credit/statement').qs({ cursor: largest }).bearerToken(token)
+    last.assertStatus(200)
   })
 })

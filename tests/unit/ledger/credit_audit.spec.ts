@@ -73,24 +73,30 @@ async function topUp(payer: string, amount: bigint) {
   return txid
 }
 
-/** A credit call's row (and its token's), unposted. */
-async function creditCallRow(payer: string, price: bigint) {
+/** A credit token of `payer`, with what it spent. */
+async function creditToken(payer: string, spent: bigint, maxPrice = 1_000_000n) {
   const [token] = await db
     .table('credit_tokens')
     .insert({
       token_hash: randomUUID(),
       address: payer,
       spend_cap_microstx: '10000000',
-      max_price_microstx: '1000000',
+      max_price_microstx: maxPrice.toString(),
+      spent_microstx: spent.toString(),
       sign_in_nonce: randomUUID(),
       expires_at: new Date(Date.now() + 3_600_000),
       created_at: new Date(),
     })
     .returning('id')
+  return token.id as string
+}
+
+/** A credit call's row (and its token's, which spent its price, unless another token is given), unposted. */
+async function creditCallRow(payer: string, price: bigint, tokenId?: string) {
   const [call] = await db
     .table('credit_calls')
     .insert({
-      token_id: token.id,
+      token_id: tokenId ?? (await creditToken(payer, price)),
       payer,
       feed_id: await whaleAlerts(),
       resource: 'GET /feeds/whale-alerts',
@@ -232,6 +238,27 @@ test.group('Auditing prepaid credit', (group) => {
       `credit_top_up posting "${feedPayment}" credits a feed settlement, not a top-up`,
       `confirmed payment 0x${feedPayment} has no ledger posting`,
       credit(WALLETS.g, 20_000, 0, 0),
+    ])
+  })
+
+  test("a credit token whose spend differs from its calls, or a call above the token's maximum price, is reported", async ({
+    assert,
+  }) => {
+    await topUp(WALLETS.a, 1_000_000n)
+    const overspent = await creditToken(WALLETS.a, 8_000n)
+    await postCreditCall(await creditCallRow(WALLETS.a, 5_000n, overspent), WALLETS.a, 5_000n)
+    const underspent = await creditToken(WALLETS.a, 0n)
+    await postCreditCall(await creditCallRow(WALLETS.a, 3_000n, underspent), WALLETS.a, 3_000n)
+    const cheap = await creditToken(WALLETS.a, 20_000n, 10_000n)
+    const dear = await creditCallRow(WALLETS.a, 20_000n, cheap)
+    await postCreditCall(dear, WALLETS.a, 20_000n)
+
+    const report = await audit()
+
+    assert.sameMembers(report.discrepancies, [
+      `credit token ${overspent} of ${WALLETS.a} spent 8000 µSTX, its calls cost 5000 µSTX`,
+      `credit token ${underspent} of ${WALLETS.a} spent 0 µSTX, its calls cost 3000 µSTX`,
+      `credit call ${dear} cost 20000 µSTX, above its token ${cheap}'s maximum price 10000 µSTX`,
     ])
   })
 })
