@@ -171,7 +171,7 @@ test.group('Benchmark', () => {
     await calls(creditCalls(0, WARM_UP_CALLS_EACH))
     await calls(paidCalls(0, WARM_UP_CALLS_EACH))
     const timed = {
-      credit: await serviceCpu(pids, () =>
+      'credit': await serviceCpu(pids, () =>
         calls(creditCalls(WARM_UP_CALLS_EACH, WARM_UP_CALLS_EACH + CREDIT_CALLS_EACH))
       ),
       'on-chain': await serviceCpu(pids, () =>
@@ -205,7 +205,8 @@ test.group('Benchmark', () => {
       .count('* as n')
     const served = answers.filter(({ status }) => status === 200).length
     const refused = answers.filter(({ error }) => error === 'insufficient_credit').length
-    const audit = await (await app.container.make(LedgerAudit)).run()
+    const ledgerAudit = await app.container.make(LedgerAudit)
+    const audit = await ledgerAudit.run()
 
     const results: Record<string, string> = {}
     for (const [way, measured] of Object.entries(timed)) {
