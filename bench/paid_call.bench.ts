@@ -16,10 +16,11 @@ import type Feed from '#models/feed'
 import { OutboundClient } from '#outbound/outbound_client'
 import type { PaymentRequired } from '#payments/x402'
 import { paymentHeader } from '#tests/support/paid_calls'
-import { clusterCpuMs, postmasterOf, processCpuMs } from './support/cpu_time.js'
+import { postmasterOf } from './support/cpu_time.js'
 import { startCountingProxy } from './support/counting_proxy.js'
 import { startDevnetProcess } from './support/devnet_process.js'
 import { recoveriesPerCore } from './support/secp256k1_limits.js'
+import { percentile, serviceCpu } from './support/service_cpu.js'
 import { startServiceProcess } from './support/service_process.js'
 import { recordFigure } from './support/summary.js'
 
@@ -43,11 +44,6 @@ const LOAD_REQUESTS = 3_000
 const LOAD_CONCURRENCY = 32
 const PRICE = 5_000n
 
-function percentile(values: number[], p: number) {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
-
 /** `total` GETs of `url`, `concurrency` at a time: requests/s. */
 async function load(url: string, total: number, concurrency: number) {
   let next = 0
@@ -61,20 +57,6 @@ async function load(url: string, total: number, concurrency: number) {
     })
   )
   return total / ((performance.now() - started) / 1000)
-}
-
-/** What `run` cost the service: its app process's CPU and its PostgreSQL cluster's, in ms. */
-async function serviceCpu<T>(pids: { app: number; postmaster: number }, run: () => Promise<T>) {
-  const appBefore = processCpuMs(pids.app)
-  const dbBefore = clusterCpuMs(pids.postmaster)
-  const started = performance.now()
-  const result = await run()
-  return {
-    result,
-    seconds: (performance.now() - started) / 1000,
-    appMs: processCpuMs(pids.app) - appBefore,
-    dbMs: clusterCpuMs(pids.postmaster) - dbBefore,
-  }
 }
 
 test.group('Benchmark', () => {
@@ -196,7 +178,6 @@ test.group('Benchmark', () => {
         `CPU profile window of the paid calls: ${timedFrom} ${process.hrtime.bigint() / 1_000n}`
       )
     }
-    results['service CPU per credit call (ms)'] = 'not measured: no credit calls on this branch'
 
     // The machine's limits, measured now: a recovery, a small transaction (both sides' CPU).
     const recoveries = recoveriesPerCore(
