@@ -19,3 +19,21 @@ export async function emptyMarketplace() {
   await db.rawQuery(`DELETE FROM providers`)
   await db.rawQuery(`TRUNCATE auth_access_tokens, auth_challenges, users CASCADE`)
 }
+
+/**
+ * For tests whose writes commit: empties the marketplace afterwards and puts
+ * the built-in feeds' counters (feed_stats, which emptyMarketplace keeps)
+ * back as they were before. Returns the function that does it.
+ */
+export async function emptyMarketplaceLater() {
+  const counters = await db.from('feed_stats')
+  return async () => {
+    await emptyMarketplace()
+    const kept = counters.map((row) => row.feed_id as string)
+    await db.from('feed_stats').whereNotIn('feed_id', kept).delete()
+    for (const row of counters) {
+      const { feed_id: feedId, ...values } = row
+      await db.from('feed_stats').where('feed_id', feedId).update(values)
+    }
+  }
+}

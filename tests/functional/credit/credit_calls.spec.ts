@@ -10,7 +10,7 @@ import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { signedRefund, topUp } from '#tests/support/credit'
-import { emptyMarketplace } from '#tests/support/database'
+import { emptyMarketplaceLater } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { useManualClock } from '#tests/support/clock'
@@ -404,18 +404,7 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
   useWithdrawalStack(group, { blockTimeMs: null })
   // Each call commits its own transaction: what it wrote is emptied again, the
   // built-in feeds' counters put back as they were.
-  group.each.setup(async () => {
-    const counters = await db.from('feed_stats')
-    return async () => {
-      await emptyMarketplace()
-      const kept = counters.map((row) => row.feed_id as string)
-      await db.from('feed_stats').whereNotIn('feed_id', kept).delete()
-      for (const row of counters) {
-        const { feed_id: feedId, ...values } = row
-        await db.from('feed_stats').where('feed_id', feedId).update(values)
-      }
-    }
-  })
+  group.each.setup(() => emptyMarketplaceLater())
 
   test('two concurrent calls with one payment-identifier and room for one are both served, debited once', async ({
     client,
