@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
 import { ACTIVITY_PAGE_SIZE } from '#web/controllers/show_activity_page_controller'
 import { QueryLogSeeder, SEED_DEFAULTS } from '#stats/query_log_seeder'
-import { emptyMarketplace } from '#tests/support/database'
+import { emptyMarketplaceLater } from '#tests/support/database'
 import { createFeeds } from '#tests/support/feeds'
 import { createProviderRow } from '#tests/support/providers'
 import { signIn, walletOf } from '#tests/support/sign_in'
@@ -101,6 +101,8 @@ test.group('Statistics plans over a large query log', (group) => {
   let ownerKey: string
 
   group.setup(async () => {
+    // The seeder commits: emptied afterwards, the built-in feeds' counters restored.
+    const emptyLater = await emptyMarketplaceLater()
     ownerKey = randomPrivateKey()
     const provider = await createProviderRow('acme-data', walletOf(ownerKey))
     providerId = provider.id
@@ -108,7 +110,7 @@ test.group('Statistics plans over a large query log', (group) => {
     const seeder = await app.container.make(QueryLogSeeder)
     // Seeding ends with ANALYZE: the planner sees the log's real size.
     await seeder.seed({ ...SEED_DEFAULTS, rows: SEEDED_ROWS, payers: 300 })
-    return () => emptyMarketplace()
+    return emptyLater
   })
 
   test('no statistics route scans the query log: rollups, or the newest rows by index', async ({
