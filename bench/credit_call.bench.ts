@@ -1,4 +1,5 @@
 import { availableParallelism, cpus, loadavg } from 'node:os'
+import { join } from 'node:path'
 import { setTimeout } from 'node:timers/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
@@ -65,6 +66,9 @@ test.group('Benchmark', () => {
         APP_KEY: env.get('APP_KEY')!,
         PLATFORM_PRIVATE_KEY: env.get('PLATFORM_PRIVATE_KEY')!,
       },
+      cpuProfileDir: process.env.BENCH_CPU_PROFILE
+        ? join(process.cwd(), process.env.BENCH_CPU_PROFILE)
+        : undefined,
     })
     cleanup(() => service.stop())
     const pids = { app: service.pid, postmaster: postmasterOf(rows[0].pid) }
@@ -170,13 +174,20 @@ test.group('Benchmark', () => {
 
     await calls(creditCalls(0, WARM_UP_CALLS_EACH))
     await calls(paidCalls(0, WARM_UP_CALLS_EACH))
+    const creditFrom = process.hrtime.bigint() / 1_000n
+    const credit = await serviceCpu(pids, () =>
+      calls(creditCalls(WARM_UP_CALLS_EACH, WARM_UP_CALLS_EACH + CREDIT_CALLS_EACH))
+    )
+    const creditTo = process.hrtime.bigint() / 1_000n
     const timed = {
-      'credit': await serviceCpu(pids, () =>
-        calls(creditCalls(WARM_UP_CALLS_EACH, WARM_UP_CALLS_EACH + CREDIT_CALLS_EACH))
-      ),
+      credit,
       'on-chain': await serviceCpu(pids, () =>
         calls(paidCalls(WARM_UP_CALLS_EACH, WARM_UP_CALLS_EACH + PAID_CALLS_EACH))
       ),
+    }
+
+    if (process.env.BENCH_CPU_PROFILE) {
+      console.log(`CPU profile window of the credit calls: ${creditFrom} ${creditTo}`)
     }
 
     // The burst: every call of every wallet at once.

@@ -410,10 +410,9 @@ function assertBalanced({ kind, reference, entries }: Posting) {
 
 /**
  * Runs the deferred triggers (the transaction balances, no account that may
- * not go negative does) now instead of at COMMIT. Lucid's db.transaction()
- * resolves even when COMMIT fails (knex's commit() does not reject), so a
- * refusal at commit would roll back unnoticed; here it fails the caller's
- * statement, and an account below zero is E_EXCEEDS_CREDITS. The triggers
+ * not go negative does) now instead of at COMMIT, so that a refusal fails
+ * the posting — an account below zero is E_EXCEEDS_CREDITS, which callers
+ * answer or carry on from — rather than the caller's commit. The triggers
  * stay deferred for the rest of the transaction.
  */
 async function assertCommittable(trx: TransactionClientContract, posting: Posting) {

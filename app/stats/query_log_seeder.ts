@@ -49,8 +49,9 @@ export class QueryLogSeeder {
    * indexes, unique constraints and foreign keys are dropped for the load
    * and added back at the end — one sort per index and one join per foreign
    * key instead of a B-tree insertion and a trigger per row (the seeded
-   * feeds are read from `feeds` in the same statement) — and nothing of it
-   * is seen, or kept on failure, half done.
+   * feeds are read from `feeds` in the same statement) — its rollup trigger
+   * is off (each batch adds up its own rows), and nothing of it is seen, or
+   * kept on failure, half done.
    */
   async seed(plan: SeedPlan, progress: (done: number) => void = () => {}) {
     const stepMs = (plan.days * DAY_MS) / plan.rows
@@ -87,7 +88,8 @@ export class QueryLogSeeder {
 /**
  * How to drop and add back what a row insertion into the query log
  * maintains beyond its primary key (appended in order): its unique
- * constraints and foreign keys, and its other indexes.
+ * constraints and foreign keys, and its other indexes; and how to turn off
+ * and on its rollup trigger, whose work each batch does for all its rows.
  */
 const LOAD_SLOWING_DDL = `
   SELECT format('ALTER TABLE query_log DROP CONSTRAINT %I', conname) AS drop,
@@ -98,11 +100,19 @@ const LOAD_SLOWING_DDL = `
   SELECT format('DROP INDEX %s', indexrelid::regclass), pg_get_indexdef(indexrelid)
     FROM pg_index
    WHERE indrelid = 'query_log'::regclass AND NOT indisprimary
-     AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conindid = indexrelid)`
+     AND NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conindid = indexrelid)
+  UNION ALL
+  SELECT format('ALTER TABLE query_log DISABLE TRIGGER %I', tgname),
+         format('ALTER TABLE query_log ENABLE TRIGGER %I', tgname)
+    FROM pg_trigger
+   WHERE tgrelid = 'query_log'::regclass AND NOT tgisinternal`
 
 const SEED_BATCH = `
   WITH feed AS MATERIALIZED (
     SELECT array_agg(id ORDER BY id) AS ids, array_agg(price_microstx ORDER BY id) AS prices,
+           array_agg(CASE WHEN provider_id IS NULL THEN 0
+                          ELSE price_microstx - price_microstx * ${PLATFORM_FEE_PERCENT} / 100 END
+                     ORDER BY id) AS shares,
            count(*)::int AS n
       FROM feeds WHERE status = 'active' AND deleted_at IS NULL
   ), generated AS (
@@ -110,19 +120,19 @@ const SEED_BATCH = `
            1 + floor(random() * feed.n)::int AS f, floor(random() * :payers)::int AS p
       FROM generate_series(:from::bigint, :to::bigint) AS g, feed
   ), seeded AS (
-    INSERT INTO query_log (id, feed_id, txid, payer, agent_name, price_microstx, response_ms, created_at)
+    INSERT INTO query_log (id, feed_id, txid, payer, agent_name, price_microstx,
+                           provider_share_microstx, response_ms, created_at)
     SELECT id, feed.ids[f], :prefix || lpad(to_hex(id), 56, '0'), 'ST' || lpad(upper(to_hex(p)), 39, '0'),
-           CASE WHEN p % 4 = 0 THEN 'seed-agent-' || p END, feed.prices[f], 20 + g % 180,
+           CASE WHEN p % 4 = 0 THEN 'seed-agent-' || p END, feed.prices[f], feed.shares[f], 20 + g % 180,
            :newest::timestamptz - (:last - g) * :stepMs::float8 * interval '1 millisecond'
       FROM generated, feed
-    RETURNING feed_id, payer, agent_name, price_microstx, response_ms, created_at
+    RETURNING feed_id, payer, agent_name, price_microstx, provider_share_microstx, response_ms, created_at
   ), call AS MATERIALIZED (
     SELECT s.feed_id, s.payer, s.agent_name, s.price_microstx, s.response_ms, s.created_at,
            (s.created_at AT TIME ZONE 'UTC')::date AS day,
            date_trunc('hour', s.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour,
-           CASE WHEN f.provider_id IS NULL THEN 0
-                ELSE s.price_microstx - s.price_microstx * ${PLATFORM_FEE_PERCENT} / 100 END AS share
-      FROM seeded s JOIN feeds f ON f.id = s.feed_id
+           s.provider_share_microstx AS share
+      FROM seeded s
   ), feed_totals AS (
     INSERT INTO feed_stats (feed_id, total_queries, total_response_ms)
     SELECT feed_id, count(*), sum(response_ms) FROM call GROUP BY feed_id

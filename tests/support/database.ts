@@ -1,3 +1,4 @@
+import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 
 /**
@@ -36,4 +37,17 @@ export async function emptyMarketplaceLater() {
       await db.from('feed_stats').where('feed_id', feedId).update(values)
     }
   }
+}
+
+/**
+ * For a test whose writes are rolled back afterwards: one transaction for the
+ * whole test (Lucid's global transaction), in which the query log's rollups
+ * are added as each paid call is logged. The database adds them when a
+ * transaction commits (docs/performance.md#hot-rows), and this one never
+ * does. Returns the function that rolls it back.
+ */
+export async function inGlobalTransaction() {
+  const rollBack = await testUtils.db().withGlobalTransaction()
+  await db.rawQuery('SET CONSTRAINTS query_log_roll_up IMMEDIATE')
+  return rollBack
 }

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import env from '#start/env'
 import db from '@adonisjs/lucid/services/db'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { Group } from '@japa/runner/core'
 import { ERROR_CODES, type ErrorCodeEntry, isErrorCode } from '#core/error_codes'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /**
  * Property-based fuzzing at the edge (docs/testing.md, "Security testing"). Runs are bounded
@@ -185,7 +185,7 @@ export function useFuzzGroup(group: Group, options: { globalTransaction?: boolea
   const record = (reason: unknown) => rejections.push(reason)
   group.each.timeout(Math.max(30_000, fuzzRuns * 400))
   if (options.globalTransaction !== false) {
-    group.each.setup(() => testUtils.db().withGlobalTransaction())
+    group.each.setup(() => inGlobalTransaction())
   }
   group.each.setup(() => {
     rejections.length = 0

@@ -1,5 +1,4 @@
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { ApiClient } from '@japa/api-client'
 import type { Group } from '@japa/runner/core'
 import { PlatformWallet } from '#chain/platform_wallet'
@@ -17,6 +16,7 @@ import type { PaymentRequired } from '#payments/x402'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
 import { PaymentsConfig } from '#payments/define_config'
 import { changeConfig } from '#tests/support/config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const paymentsConfig = await app.container.make(PaymentsConfig)
 
@@ -111,7 +111,7 @@ export function usePaidCallStack(
   options: { blockTimeMs: number | null; settlementBudgetMs: number }
 ) {
   const stack = {} as PaidCallStack
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const chain = await pointAppAtDevnet({ blockTimeMs: options.blockTimeMs })
     const feeds = await pointBuiltinFeedsAtSimulator()

@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
 import { ExpiredChallenges } from '#auth/expired_challenges'
@@ -9,6 +8,7 @@ import { SignInConfig } from '#auth/define_config'
 import { runAce } from '#tests/support/ace'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { walletOf } from '#tests/support/sign_in'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const signInConfig = await app.container.make(SignInConfig)
 
@@ -32,7 +32,7 @@ async function storedNonces() {
 test.group('Sweeping expired sign-in challenges', (group) => {
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const manual = await useManualClock()
     clock = manual.clock

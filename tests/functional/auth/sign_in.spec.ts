@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import {
@@ -16,6 +15,7 @@ import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 import { ChainConfig } from '#chain/define_config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const signInConfig = await app.container.make(SignInConfig)
 const appConfig = await app.container.make(AppConfig)
@@ -56,7 +56,7 @@ function assertRefused(
 test.group('Sign-In With Stacks', (group) => {
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const manual = await useManualClock()
     clock = manual.clock

@@ -8,9 +8,8 @@ import { FeedReader } from '#feeds/feed_reader'
 import { accounts } from '#ledger/accounts'
 import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { signedRefund, topUp } from '#tests/support/credit'
-import { emptyMarketplaceLater } from '#tests/support/database'
+import { emptyMarketplaceLater, inGlobalTransaction } from '#tests/support/database'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { useManualClock } from '#tests/support/clock'
@@ -106,7 +105,7 @@ test.group('Calls paid from credit', (group) => {
     restoreSimulator = pointed.restore
     return () => restoreSimulator()
   })
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a built-in feed is served from credit: the price debited, the call logged off chain', async ({
     client,

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
@@ -9,6 +8,7 @@ import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { signMessage, walletOf } from '#tests/support/sign_in'
 import { forgetRateLimitCounts, setRateLimits } from '#tests/support/rate_limits'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const appConfig = await app.container.make(AppConfig)
 
@@ -47,7 +47,7 @@ function assertRefused(
 test.group('Credit tokens', (group) => {
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const manual = await useManualClock()
     clock = manual.clock
@@ -212,7 +212,7 @@ test.group('Credit tokens', (group) => {
 })
 
 test.group('Credit tokens: rate limit', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     await forgetRateLimitCounts()
     return setRateLimits({ creditTokens: 2 })

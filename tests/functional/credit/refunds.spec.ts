@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { SignInChallenges } from '#auth/sign_in_challenges'
@@ -19,6 +18,7 @@ import {
 } from '#tests/support/rate_limits'
 import { signIn, signMessage } from '#tests/support/sign_in'
 import { useWithdrawalStack } from '#tests/support/withdrawals'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const STX = 1_000_000n
 
@@ -348,7 +348,7 @@ test.group('Refunding credit', (group) => {
 
 test.group('Refund requests are rate limited', (group) => {
   let restore: Array<() => void> = []
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     await forgetRateLimitCounts()
     restore = []
@@ -408,7 +408,7 @@ test.group('Refund requests are rate limited', (group) => {
 })
 
 test.group('The audit of refunds', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("ledger:audit names a refund that debited another wallet's credit than its own", async ({
     assert,

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { CreditTokens } from '#credit/credit_tokens'
 import { accounts } from '#ledger/accounts'
@@ -9,6 +8,7 @@ import { Ledger } from '#ledger/ledger'
 import { useManualClock } from '#tests/support/clock'
 import { newWallet, topUp } from '#tests/support/credit'
 import { signIn } from '#tests/support/sign_in'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** A call of `price` paid from the wallet's credit, on a built-in feed: its row and its posting. */
 async function creditCall(address: string, price: bigint) {
@@ -67,7 +67,7 @@ async function creditToken(address: string, expiresAt: Date) {
 }
 
 test.group("A wallet's balance and statement", (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('the statement lists top-ups and calls newest first, a page at a time, and adds up to the balance', async ({
     client,

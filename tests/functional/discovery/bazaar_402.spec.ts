@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { validateDiscoveryExtension, type DiscoveryExtension } from '@x402/extensions/bazaar'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { paidFeedPath } from '#feeds/feed_paths'
 import { decodeHeader } from '#tests/support/paid_calls'
 import { PRICES_EXAMPLE } from '#tests/support/feeds'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** The Bazaar extension of a 402, checked by @x402/extensions' own validator. */
 function bazaarOf(body: { extensions: Record<string, unknown> }, assert: any): DiscoveryExtension {
@@ -17,7 +17,7 @@ function bazaarOf(body: { extensions: Record<string, unknown> }, assert: any): D
 }
 
 test.group('Every 402 carries the Bazaar discovery extension', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("each built-in feed's says GET, its query parameters and its answer", async ({
     client,
@@ -93,7 +93,7 @@ function defaults(
 }
 
 test.group('The payment-required header', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('stays small whatever a feed declares: the body alone carries the Bazaar extension', async ({
     client,

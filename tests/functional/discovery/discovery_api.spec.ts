@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { HTTPFacilitatorClient } from '@x402/core/http'
 import {
   validateDiscoveryExtension,
@@ -15,6 +14,7 @@ import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { paidFeedPath } from '#feeds/feed_paths'
 import { PRICES_EXAMPLE } from '#tests/support/feeds'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** @x402/extensions' own client, against this test server's facilitator. */
 function bazaarClient() {
@@ -32,7 +32,7 @@ function assertValidBazaar(resource: DiscoveryResource, assert: any) {
 }
 
 test.group('The facilitator discovery API, read by @x402/extensions', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("lists every live feed with its 402's requirement and Bazaar extension", async ({
     client,

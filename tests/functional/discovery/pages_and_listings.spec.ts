@@ -1,8 +1,8 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { expectStatus } from '#tests/support/providers'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** The paid paths of the feed cards a page shows, in its order. */
 function cardPaths(html: string) {
@@ -10,7 +10,7 @@ function cardPaths(html: string) {
 }
 
 test.group('The pages and the machine listings show the same feeds', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('the marketplace, a provider page, the discovery API and the registry agree', async ({
     client,

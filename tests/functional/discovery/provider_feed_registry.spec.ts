@@ -1,14 +1,14 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { expectStatus } from '#tests/support/providers'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { feedDeclaration } from '#feeds/feed_declaration'
 import Feed from '#models/feed'
 import { PRICES_EXAMPLE } from '#tests/support/feeds'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('GET /registry/provider-feeds', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("lists providers' live feeds with their provider, freshness and declaration", async ({
     client,

@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { publicUrl } from '#core/public_url'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
 import { providerWithDeclaredFeed } from '#tests/support/discovery'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('/.well-known/x402 and /llms.txt', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("/.well-known/x402 lists the live feeds' URLs in x402scan's shape", async ({
     client,

@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import { errors as vineErrors } from '@vinejs/vine'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { Clock } from '#core/clock'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedReader } from '#feeds/feed_reader'
@@ -16,6 +15,7 @@ import { matchesSchema } from '#tests/support/json_schema'
 import Feed from '#models/feed'
 import { paidBody } from '#payments/paid_body'
 import { TEST_SETTINGS } from '#tests/support/upstreams'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const QUERIES: Record<string, Record<string, string>> = {
   'token-intel': { address: '0x6982508145454Ce325dDbE47a25d4ec3d2311933', chain: 'ethereum' },
@@ -31,7 +31,7 @@ test.group('The sixteen built-in feeds', (group) => {
   let simulator: UpstreamSimulator
   let reader: FeedReader
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     simulator = await new UpstreamSimulator({ hangMs: 1_000 }).listen()
     const baseUrls = Object.fromEntries(

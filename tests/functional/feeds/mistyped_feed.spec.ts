@@ -1,13 +1,13 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import app from '@adonisjs/core/services/app'
 import { FeedDirectory } from '#feeds/feed_directory'
 import Feed from '#models/feed'
 import { createFeed } from '#tests/support/feeds'
 import { createProviderRow, newOwner, registerProvider } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('A mistyped feed id', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('is a 404 suggesting the built-in feed {typed} probably meant')
     .with([

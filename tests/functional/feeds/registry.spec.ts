@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { BUILTIN_FEEDS } from '#feeds/builtin/catalog'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('GET /registry/feeds', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('lists the sixteen built-in feeds with the spec fields and prices', async ({
     client,

@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { startLocalSite } from '#tests/support/local_site'
 import { OutboundConfig } from '#outbound/define_config'
@@ -12,6 +11,7 @@ import {
   postRegistration,
   registerProvider,
 } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** A code host on 127.0.0.1 whose answer the test switches: a JSON file, a 500 or a sign-in page. */
 async function startSource() {
@@ -40,7 +40,7 @@ async function startSource() {
 /** The owner's `POST …/feeds/:slug/source/test`, and what a URL source accepts at all. */
 test.group('The mirror source test', (group) => {
   let source: Awaited<ReturnType<typeof startSource>>
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     source = await startSource()
     return () => source.close()

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import sources from '#feeds/services/main'
 import Feed from '#models/feed'
@@ -10,6 +9,7 @@ import { pushHeaders, registerPushAndUploadFeeds } from '#tests/support/hosted_m
 import { SITE_HOST, useLocalSiteClient } from '#tests/support/local_site'
 import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { newOwner, registerProvider, urlMirrorRegistration } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const DEEP = '['.repeat(20_000) + ']'.repeat(20_000)
 
@@ -88,7 +88,7 @@ test.group('Found by fuzzing | sources answering JSON we cannot keep', (group) =
 })
 
 test.group('Found by fuzzing | a manifest we cannot write back out', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a manifest nested 20 000 deep is reported absent, not a 500', async ({
     client,
@@ -119,7 +119,7 @@ test.group('Found by fuzzing | a manifest we cannot write back out', (group) => 
 })
 
 test.group('Found by fuzzing | a pushed or uploaded number beyond a double', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('{"BTC":1e400} is refused as not_a_json_document, not stored as {"BTC":null}', async ({
     client,

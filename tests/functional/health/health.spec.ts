@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import app from '@adonisjs/core/services/app'
 import { Database } from '@adonisjs/lucid/database'
 import { ChainConfig } from '#chain/define_config'
@@ -8,6 +7,7 @@ import { HealthReport } from '#health/health_report'
 import { pointAppAtDevnet } from '#tests/support/chain'
 import { useManualClock } from '#tests/support/clock'
 import { changeConfig } from '#tests/support/config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** Longer than any test waits: only the clock can bring a time-out this long. */
 const HOUR = 3_600_000
@@ -15,7 +15,7 @@ const HOUR = 3_600_000
 test.group('GET /health', (group) => {
   let cleanup: () => Promise<void>
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     ;({ cleanup } = await pointAppAtDevnet())
     return () => cleanup()

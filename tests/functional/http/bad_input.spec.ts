@@ -1,10 +1,10 @@
 import { test } from '@japa/runner'
 import { connect } from 'node:net'
-import testUtils from '@adonisjs/core/services/test_utils'
 import env from '#start/env'
 import { transfer } from '#tests/support/devnet'
 import { decodeHeader, paymentHeader } from '#tests/support/paid_calls'
 import { newOwner, registerProvider } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const base = () => `http://${env.get('HOST')}:${env.get('PORT')}`
 
@@ -22,7 +22,7 @@ async function send(path: string, init: RequestInit & { token?: string }) {
 
 /** Malformed input sent to the real endpoints: a 4xx JSON answer with a stable code, every time. */
 test.group('Malformed input to the endpoints', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('broken JSON is 400 invalid_json on {$self}')
     .with(['/auth/nonce', '/auth/verify', '/facilitator/verify', '/providers'])
@@ -203,7 +203,7 @@ test.group('Malformed input to the endpoints', (group) => {
 
 /** Inputs that once answered 500 with a PostgreSQL or zlib code: each is a 4xx with a stable code. */
 test.group('Inputs that must never be a 500', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a NUL byte in a path segment or a parameter is 400 invalid_characters on {$self}')
     .with([

@@ -4,7 +4,6 @@ import type { Assert } from '@japa/assert'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { Clock } from '#core/clock'
 import { Ledger } from '#ledger/ledger'
 import { newWallet, topUp } from '#tests/support/credit'
@@ -13,6 +12,7 @@ import { paymentHeader, usePaidCallStack } from '#tests/support/paid_calls'
 import { logLinesSince, runLogSoFar } from '#tests/support/run_log'
 import { signMessage } from '#tests/support/sign_in'
 import { providerWithRevenue, useWithdrawalStack } from '#tests/support/withdrawals'
+import { inGlobalTransaction } from '#tests/support/database'
 
 type LogLine = Record<string, unknown>
 
@@ -111,7 +111,7 @@ test.group('Log lines of a withdrawal', (group) => {
 })
 
 test.group('Log lines of a call paid from credit', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('every line carries its request id and feed, and the closing line its credit call', async ({
     client,

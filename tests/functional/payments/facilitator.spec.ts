@@ -1,12 +1,12 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { type Devnet, pointAppAtDevnet } from '#tests/support/chain'
 import { SENDER, transfer } from '#tests/support/devnet'
 import { PaymentsConfig } from '#payments/define_config'
 import { changeConfig } from '#tests/support/config'
 import { withoutSettlementDelays } from '#tests/support/paid_calls'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const NETWORK = 'stacks:2147483648'
 
@@ -23,7 +23,7 @@ test.group('Facilitator', (group) => {
   let devnet: Devnet
   let payTo: string
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const pointed = await pointAppAtDevnet()
     devnet = pointed.devnet

@@ -1,7 +1,6 @@
 import type { ApiClient } from '@japa/api-client'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { StacksClient } from '#chain/stacks_client'
 import { FeedCache } from '#feeds/feed_cache'
@@ -13,6 +12,7 @@ import {
   pointBuiltinFeedsAtSimulator,
   withoutSettlementDelays,
 } from '#tests/support/paid_calls'
+import { inGlobalTransaction } from '#tests/support/database'
 
 class CountingClient extends StacksClient {
   accountLookUps = 0
@@ -26,7 +26,7 @@ test.group('Payer look-ups of a buyer paying in a row', (group) => {
   /** The app's node client (payer look-ups cached as in production) and the platform wallet. */
   const stack = {} as { chain: CountingClient; payTo: string }
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const chain = await pointAppAtDevnet(
       { blockTimeMs: 0 },

@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { PaymentRequired } from '#payments/x402'
 import { decodeHeader } from '#tests/support/paid_calls'
 import { newOwner, registerProvider } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('The unpaid 402, built once per feed row', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a feed edited after its 402 was asked is quoted anew, body and header alike', async ({
     client,

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import axios from 'axios'
 import { decodePaymentResponse, privateKeyToAccount, wrapAxiosWithPayment } from 'x402-stacks'
 import env from '#start/env'
@@ -8,6 +7,7 @@ import { FeedCache } from '#feeds/feed_cache'
 import { pointAppAtDevnet } from '#tests/support/chain'
 import { SENDER } from '#tests/support/devnet'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const HIRO_TESTNET = 'https://api.testnet.hiro.so'
 
@@ -18,7 +18,7 @@ const HIRO_TESTNET = 'https://api.testnet.hiro.so'
  * the local devnet (which answers the same endpoints).
  */
 test.group('An unmodified x402-stacks client', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const chain = await pointAppAtDevnet({ blockTimeMs: 0 })
     const feeds = await pointBuiltinFeedsAtSimulator()

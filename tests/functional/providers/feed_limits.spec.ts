@@ -2,10 +2,9 @@ import { test } from '@japa/runner'
 import type { Group } from '@japa/runner/core'
 import type { ApiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { type FeedLimits, ProvidersConfig } from '#provider_accounts/define_config'
-import { emptyMarketplace } from '#tests/support/database'
+import { emptyMarketplace, inGlobalTransaction } from '#tests/support/database'
 import {
   expectStatus,
   mirrorRegistration,
@@ -62,7 +61,7 @@ const polled = (name: string) => ({
 })
 
 test.group('Feed caps', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   restoreFeedLimitsAfterEach(group)
 
   test('a provider has at most liveFeedsPerProvider live feeds, paused ones included; deleting one frees a place', async ({

@@ -1,9 +1,9 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { newOwner, registerProvider } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('Checking a handle before registering', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('says whether registration would take it, with its reason and words', async ({
     client,

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { privateKeyToAddress, privateKeyToPublic, randomPrivateKey } from '@stacks/transactions'
@@ -9,6 +8,7 @@ import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 import { changeConfig } from '#tests/support/config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const MINUTE = 60_000
 const HOLD_MS = 90 * MINUTE
@@ -116,7 +116,7 @@ function assertRefused(
 test.group('Linking a withdrawal wallet', (group) => {
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const manual = await useManualClock()
     clock = manual.clock

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { ManifestReport } from '#provider_accounts/manifest/manifest_verifier'
 import { ManifestReportCache } from '#provider_accounts/manifest/manifest_report_cache'
 import type { ApiClient } from '@japa/api-client'
@@ -20,6 +19,7 @@ import {
   useLocalSiteClient,
   WWW_SITE_HOST,
 } from '#tests/support/local_site'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const appConfig = await app.container.make(AppConfig)
 const providersConfig = await app.container.make(ProvidersConfig)
@@ -138,7 +138,7 @@ test.group('Provider manifest verification', (group) => {
   let site: LocalSite | undefined
   const manifestConfig = providersConfig.manifest
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const manual = await useManualClock()
     const outbound = useLocalSiteClient(manual.clock)

@@ -1,14 +1,14 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { ProvidersConfig } from '#provider_accounts/define_config'
 import { createFeeds } from '#tests/support/feeds'
 import { mirrorRegistration, newOwner, registerProvider } from '#tests/support/providers'
 import { changeConfig } from '#tests/support/config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('Switching integration mode with many feeds', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   /** A Hosted Mirror provider with `count` live upload feeds (feed-0 … feed-<count - 1>). */
   async function mirrorProviderWith(client: Parameters<typeof newOwner>[0], count: number) {

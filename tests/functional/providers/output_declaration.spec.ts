@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { OUTPUT_LIMITS } from '#feeds/output_schema'
 import { createFeed, PRICES_EXAMPLE, PRICES_SCHEMA } from '#tests/support/feeds'
 import {
@@ -9,6 +8,7 @@ import {
   registerProvider,
   registration,
 } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** Nested `levels` deep: {"a": {"a": … {}}}. */
 function nested(levels: number): Record<string, unknown> {
@@ -16,7 +16,7 @@ function nested(levels: number): Record<string, unknown> {
 }
 
 test.group("A feed's output declaration", (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('the owner declares, edits and clears it; owner views show it', async ({
     client,

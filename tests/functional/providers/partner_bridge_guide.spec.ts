@@ -1,9 +1,9 @@
 import { test } from '@japa/runner'
 import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { partnerPathFor } from '#feeds/partner_bridge/partner_request'
 import { newOwner, postRegistration } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** The example of docs/partner-bridge.md's "The call", as a partner would copy it. */
 async function guideExample() {
@@ -31,7 +31,7 @@ async function guideExample() {
 }
 
 test.group('The Partner Bridge guide’s example', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('registers as written, and is called at the path the guide shows', async ({
     client,

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   type LocalSite,
@@ -8,11 +7,12 @@ import {
   useLocalSiteClient,
 } from '#tests/support/local_site'
 import { expectStatus, newOwner, registerProvider } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const MANIFEST_PATH = '/.well-known/tollbooth-feeds.json'
 
 test.group('Editing a provider profile', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('the owner edits each field; the private and public views show it', async ({
     client,
@@ -167,7 +167,7 @@ test.group('Editing a provider profile', (group) => {
 test.group('Editing a provider profile: the website and the manifest', (group) => {
   let site: LocalSite | undefined
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(() => {
     const outbound = useLocalSiteClient()
     return async () => {

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import Feed from '#models/feed'
@@ -19,6 +18,7 @@ import { checkAddress } from '#chain/address'
 import { NETWORKS } from '#chain/network'
 import { OutboundConfig } from '#outbound/define_config'
 import { changeConfig } from '#tests/support/config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 async function providerCount() {
   const row = await db.from('providers').count('* as total').firstOrFail()
@@ -26,7 +26,7 @@ async function providerCount() {
 }
 
 test.group('Provider registration', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('registers a Partner Bridge provider with its first feed, live at once', async ({
     client,
@@ -401,7 +401,7 @@ test.group('Provider registration', (group) => {
 test.group('Provider secrets are issued at the Clock time', (group) => {
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const manual = await useManualClock()
     clock = manual.clock

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import router from '@adonisjs/core/services/router'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { randomPrivateKey } from '@stacks/transactions'
 import { assertNothingWritten, databaseFingerprint, rawCall } from '#tests/support/fuzz'
 import { newOwner, registerProvider } from '#tests/support/providers'
 import { walletOf } from '#tests/support/sign_in'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const OWNED_PREFIX = '/providers/id/:id'
 
@@ -74,7 +74,7 @@ function urlOf(pattern: string, providerId: string) {
 }
 
 test.group("Attacks | another provider's session on every owner route", (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('the router lists the owner routes this suite attacks', ({ assert }) => {
     const names = ownedRoutes().map(({ name }) => name)

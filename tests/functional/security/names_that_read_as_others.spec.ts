@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { newOwner, postRegistration, registerProvider } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /**
  * Characters that make a name read as another one or reorder what follows it
@@ -28,7 +28,7 @@ const HIDDEN = {
 const named = (character: string) => `Acme${character}Data`
 
 test.group('Attacks | names and descriptions that read as others', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('registration refuses {$self} in any name or description, naming the field')
     .with(Object.keys(HIDDEN) as Array<keyof typeof HIDDEN>)

@@ -3,10 +3,10 @@ import type { Server } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { createHttpServer } from '#core/malformed_requests'
 import env from '#start/env'
 import { rawCall } from '#tests/support/fuzz'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const ONE_MB = 1024 * 1024
 
@@ -46,7 +46,7 @@ function bodyOf(text: string) {
 }
 
 test.group('Attacks | oversized bodies', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a body over 1 MB is 413 request_entity_too_large on {$self}')
     .with([

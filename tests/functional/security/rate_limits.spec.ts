@@ -1,7 +1,6 @@
 import { test } from '@japa/runner'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import type { Assert } from '@japa/assert'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { randomPrivateKey } from '@stacks/transactions'
 import type { RateLimitName } from '#config/rate_limits'
@@ -14,6 +13,7 @@ import {
   trustLoopbackProxy,
 } from '#tests/support/rate_limits'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** The refusal a client sees past a limit: 429, the code, and when to come back. */
 function assertTooManyRequests(assert: Assert, response: ApiResponse, windowSeconds = 60) {
@@ -165,7 +165,7 @@ const SIGNED_IN_ROUTES: Array<{
 test.group('Rate limits', (group) => {
   let restore: Array<() => void> = []
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     await forgetRateLimitCounts()
     restore = []

@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { randomPrivateKey } from '@stacks/transactions'
 import { assertNothingWritten, databaseFingerprint } from '#tests/support/fuzz'
 import { registerProvider } from '#tests/support/providers'
 import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
 import { AppConfig } from '#core/app_config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const appConfig = await app.container.make(AppConfig)
 
@@ -17,7 +17,7 @@ const appConfig = await app.container.make(AppConfig)
  * replayed across purposes. Each is refused and leaves nothing behind.
  */
 test.group('Attacks | Sign-In With Stacks', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   const publicUrl = () => appConfig.publicUrl
   const rewrites: Array<{ name: string; rewrite: (message: string) => string }> = [

@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { ApiClient } from '@japa/api-client'
 import sources from '#feeds/services/main'
 import Feed from '#models/feed'
@@ -14,6 +13,7 @@ import { changeConfig } from '#tests/support/config'
 import { swapOutboundClient } from '#tests/support/outbound'
 import { newOwner, postRegistration, urlMirrorRegistration } from '#tests/support/providers'
 import { Clock } from '#core/clock'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const outboundConfig = await app.container.make(OutboundConfig)
 
@@ -160,7 +160,7 @@ const attacks = Object.keys(PLACES).flatMap((place) =>
 )
 
 test.group('Attacks | SSRF under the production address rules', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(() => useOutbound(PRODUCTION_RULES, { resolve: dns }))
 
   test('{place} refuses https://{host}/')
@@ -201,7 +201,7 @@ test.group('Attacks | SSRF through redirects and DNS rebinding', (group) => {
   let asked: number
   let redirectTo: (request: IncomingMessage) => string | null
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     redirectTo = () => null
     server = await startServer((request, response) => {

@@ -1,12 +1,12 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { recordPaidCalls } from '#tests/support/query_log'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const ALICE = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
 const BOB = 'ST2CY5V39NHDPWSXMW9QDT3HC3GD6Q6XX4CFRK9AG'
 
 test.group('Public statistics', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('with no paid call yet, every feed shows zero and the tier is earned from uptime alone', async ({
     client,

@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { sources as driverFactories } from '#feeds/define_config'
@@ -15,9 +14,10 @@ import {
   newOwner,
   registerProvider,
 } from '#tests/support/providers'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('Marketplace pages', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('pages cannot be framed by another site, and a long address is not echoed back', async ({
     client,
@@ -249,7 +249,7 @@ function cardOf(html: string, title: string) {
 }
 
 test.group('Marketplace pages, what a card says', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("a feed with no data yet says so on its card, its page and its provider's, until its first document", async ({
     client,
@@ -383,7 +383,7 @@ function signals(from: number, to: number) {
 }
 
 test.group('Marketplace pages, a page at a time', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('the home page shows one page of 24 feeds and links to the others', async ({
     client,

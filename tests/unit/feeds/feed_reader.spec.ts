@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import sources from '#feeds/services/main'
 import { FeedCache } from '#feeds/feed_cache'
 import { FeedReader } from '#feeds/feed_reader'
@@ -9,6 +8,7 @@ import { E_SOURCE_UNAVAILABLE } from '#feeds/exceptions'
 import { type FeedPayload, type FeedSourceDriver, SourceUnavailable } from '#feeds/source_driver'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** A source whose next answers the test scripts: a value, a failure or a bug. */
 class ScriptedDriver implements FeedSourceDriver {
@@ -42,7 +42,7 @@ test.group('Reading a feed through its source', (group) => {
   let driver: ScriptedDriver
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     driver = new ScriptedDriver()
     sources.fake('scripted', () => driver)

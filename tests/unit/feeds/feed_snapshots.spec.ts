@@ -1,13 +1,13 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { FeedsConfig } from '#feeds/define_config'
 import { FeedSnapshots } from '#feeds/feed_snapshots'
 import { createFeed } from '#tests/support/feeds'
 import { changeConfig } from '#tests/support/config'
+import { inGlobalTransaction } from '#tests/support/database'
 
 test.group('Feed snapshots | config', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a feed keeps as many versions as the bound FeedsConfig says', async ({
     assert,

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import encryption from '@adonisjs/core/services/encryption'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { FeedsConfig } from '#feeds/define_config'
 import { PushSignatures } from '#feeds/push_signatures'
 import { deriveKey, signTollboothRequest, stringToSign } from '#partner_verifier'
 import { ManualClock } from '#tests/support/clock'
 import { createFeed } from '#tests/support/feeds'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const feedsConfig = await app.container.make(FeedsConfig)
 
@@ -35,7 +35,7 @@ async function pushVector() {
 }
 
 test.group('The Hosted Mirror guide’s push test vector', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('is what the shipped signer computes', async ({ assert }) => {
     const vector = await pushVector()

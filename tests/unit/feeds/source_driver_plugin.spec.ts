@@ -1,12 +1,12 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import vine from '@vinejs/vine'
 import sources from '#feeds/services/main'
 import { FeedReader } from '#feeds/feed_reader'
 import type { FeedFetchRequest, FeedPayload, FeedSourceDriver } from '#feeds/source_driver'
 import type Feed from '#models/feed'
 import { createFeed } from '#tests/support/feeds'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /** A driver that exists only in this test file: the plugin system's proof. */
 class EchoDriver implements FeedSourceDriver {
@@ -33,7 +33,7 @@ class EchoDriver implements FeedSourceDriver {
 }
 
 test.group('Feed source drivers as plugins', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a driver registered from outside the core serves a feed', async ({ assert }) => {
     const echo = new EchoDriver()

@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { errors as vineErrors } from '@vinejs/vine'
 import { isCodedRule } from '#core/coded_rules'
@@ -24,6 +23,7 @@ import { outboundClient } from '#tests/support/outbound'
 import { changeConfig } from '#tests/support/config'
 import { OutboundConfig } from '#outbound/define_config'
 import { createFeed } from '#tests/support/feeds'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const feedsConfig = await app.container.make(FeedsConfig)
 
@@ -490,7 +490,7 @@ test.group('URL mirror snapshots (poll, then serve)', (group) => {
   let source: MirrorSource
   let clock: ManualClock
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     source = await startMirrorSource()
     clock = new ManualClock()

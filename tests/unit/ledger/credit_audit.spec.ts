@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { accounts } from '#ledger/accounts'
 import { Ledger, type Posting } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
+import { inGlobalTransaction } from '#tests/support/database'
 
 /*
  * ledger:audit's credit checks (docs/credit.md#top-ups). Credit calls and
@@ -162,7 +162,7 @@ async function audit() {
 }
 
 test.group('Auditing prepaid credit', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("a wallet's top-ups, credit calls and refunds that agree with its credit pass the audit", async ({
     assert,

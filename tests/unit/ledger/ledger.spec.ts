@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
-import testUtils from '@adonisjs/core/services/test_utils'
 import type { Database } from '@adonisjs/lucid/database'
 import { type LedgerAccount, accounts } from '#ledger/accounts'
 import { Ledger, type Posting } from '#ledger/ledger'
@@ -16,7 +15,7 @@ import {
 import LedgerAuditCommand from '../../../commands/ledger_audit.js'
 import Provider from '#models/provider'
 import { lockedProvider } from '#provider_accounts/provider_access'
-import { emptyMarketplace } from '#tests/support/database'
+import { emptyMarketplace, inGlobalTransaction } from '#tests/support/database'
 import { createProviderRow } from '#tests/support/providers'
 
 async function services() {
@@ -67,7 +66,7 @@ function through(client: Pick<Database, 'rawQuery'>): RawExecutor {
 }
 
 test.group('Posting to the ledger', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test("a provider feed's payment credits the platform fee and the provider's pending share", async ({
     assert,
@@ -481,8 +480,6 @@ test.group('Posting to the ledger', (group) => {
  * Under withGlobalTransaction nothing ever commits (a nested db.transaction()
  * is only a savepoint, and releasing a savepoint runs no deferred trigger), so
  * this group commits real transactions and erases its own rows afterwards.
- * They go through knex's managed transaction, which rejects when COMMIT
- * fails; Lucid's resolves regardless (see assertCommittable in the Ledger).
  */
 test.group('The database refusing an unbalanced ledger transaction', (group) => {
   const references: string[] = []
@@ -598,7 +595,7 @@ async function paymentRow(amount: bigint, options: { broadcastAt?: Date | null }
 }
 
 test.group('Auditing the ledger', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     const ace = await app.container.make('ace')
     ace.ui.switchMode('raw')

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import {
   type ClaimRequest,
   MAX_CLAIMS_IN_FLIGHT_PER_PAYER,
@@ -8,6 +7,7 @@ import {
 } from '#payments/payment_lifecycle'
 import Feed from '#models/feed'
 import { useManualClock } from '#tests/support/clock'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const PAYER = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
 
@@ -42,7 +42,7 @@ test.group('Claiming a payment', (group) => {
   let lifecycle: PaymentLifecycle
   let request: (n: number, overrides?: Parameters<typeof claimRequest>[2]) => ClaimRequest
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     lifecycle = await app.container.make(PaymentLifecycle)
     const feed = await Feed.findByOrFail('slug', 'whale-alerts')
@@ -105,7 +105,7 @@ test.group('Payment state transitions', (group) => {
   let lifecycle: PaymentLifecycle
   let request: (n: number) => ClaimRequest
 
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     lifecycle = await app.container.make(PaymentLifecycle)
     const feed = await Feed.findByOrFail('slug', 'whale-alerts')

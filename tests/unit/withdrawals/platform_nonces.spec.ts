@@ -1,14 +1,14 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import testUtils from '@adonisjs/core/services/test_utils'
 import { PlatformNonces } from '#withdrawals/platform_nonces'
+import { inGlobalTransaction } from '#tests/support/database'
 
 const SENDER = 'ST1SJ3DTE5DN7X54YDH5D64R3BCB6A2AG2ZQ8YPD5'
 
 test.group('Platform nonces', (group) => {
   let nonces: PlatformNonces
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
     nonces = await app.container.make(PlatformNonces)
     await nonces.seed(SENDER, async () => 7n)
