@@ -45,6 +45,15 @@ test.group('The MCP server', (group) => {
     return client
   }
 
+  /** `tollbooth-mcp` over stdio with `environment`, connected; closed after the test. */
+  async function connectStdio(cleanup: Function, environment: Record<string, string>) {
+    const client = await connect(
+      new StdioClientTransport({ command: NODE, args: [MAIN], env: environment })
+    )
+    cleanup(() => client.close())
+    return client
+  }
+
   async function call(client: Client, name: string, args: Record<string, unknown>) {
     return (await client.callTool({ name, arguments: args })) as CallToolResult
   }
@@ -120,14 +129,7 @@ test.group('The MCP server', (group) => {
     const { token, uploadPath } = await registerPushAndUploadFeeds(http)
     const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
     upload.assertStatus(200)
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: serverEnv({ maxPerCall: '0.01', budget: '1' }),
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.01', budget: '1' }))
 
     const { tools } = await client.listTools()
     const found = JSON.parse(text(await call(client, 'search_feeds', { query: 'whale' })))
@@ -173,19 +175,12 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: {
-          ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
-          TOLLBOOTH_CREDIT_TOP_UP: '0.2',
-          // The service names itself by its PUBLIC_URL (localhost in tests), not 127.0.0.1.
-          TOLLBOOTH_CREDIT_HOSTS: `localhost:${env.get('PORT')}`,
-        },
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, {
+      ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+      TOLLBOOTH_CREDIT_TOP_UP: '0.2',
+      // The service names itself by its PUBLIC_URL (localhost in tests), not 127.0.0.1.
+      TOLLBOOTH_CREDIT_HOSTS: `localhost:${env.get('PORT')}`,
+    })
 
     const described = JSON.parse(
       text(await call(client, 'describe_feed', { feed: 'whale-alerts' }))
@@ -222,14 +217,7 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: serverEnv({ maxPerCall: '0.001', budget: '1' }),
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.001', budget: '1' }))
 
     const overCap = await call(client, 'buy_feed', { feed: 'whale-alerts' })
     const missing = await call(client, 'buy_feed', {})
@@ -304,14 +292,7 @@ test.group('The MCP server', (group) => {
       .whereNull('provider_id')
       .where('slug', 'whale-alerts')
       .update({ price_microstx: 1001 })
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: serverEnv({ maxPerCall: '0.01', budget: '1' }),
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.01', budget: '1' }))
 
     const result = await call(client, 'search_feeds', { max_price_stx: 0.001001 })
 
@@ -329,14 +310,10 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: { ...serverEnv({ maxPerCall: '0.01', budget: '1' }), TOLLBOOTH_URL: `${BASE_URL}/` },
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, {
+      ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+      TOLLBOOTH_URL: `${BASE_URL}/`,
+    })
 
     const described = await call(client, 'describe_feed', { feed: 'whale-alerts' })
 
