@@ -18,7 +18,7 @@ import {
 import env from '#start/env'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer } from '#tests/support/devnet'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
-import { usePaidCallStack } from '#tests/support/paid_calls'
+import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 /** spent().credit of a client that paid nothing from credit. */
@@ -66,10 +66,7 @@ test.group('The buyer SDK', (group) => {
   }
 
   /** Transfers of the sender the chain took (mined or in its mempool). */
-  async function broadcastCount() {
-    const response = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-    return ((await response.json()) as { possible_next_nonce: number }).possible_next_nonce
-  }
+  const broadcastCount = () => senderNextNonce(stack)
 
   async function paymentsOfSender() {
     return db.from('payments').where('payer', SENDER.address).orderBy('nonce')

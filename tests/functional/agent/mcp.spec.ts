@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
 import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
-import { usePaidCallStack } from '#tests/support/paid_calls'
+import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 const NODE = app.makePath('node_modules/.bin/node')
@@ -64,10 +64,7 @@ test.group('The MCP server', (group) => {
   }
 
   /** Transfers of the sender the chain took (mined or in its mempool). */
-  async function broadcastCount() {
-    const response = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-    return ((await response.json()) as { possible_next_nonce: number }).possible_next_nonce
-  }
+  const broadcastCount = () => senderNextNonce(stack)
 
   async function paymentsOfSender() {
     return db.from('payments').where('payer', SENDER.address)
