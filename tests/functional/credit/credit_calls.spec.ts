@@ -48,7 +48,7 @@ async function buyer(
   const key = randomPrivateKey()
   const address = walletOf(key)
   if (credit > 0n) await topUp(address, credit)
-  return { address, token: await creditToken(client, key, limits) }
+  return { key, address, token: await creditToken(client, key, limits) }
 }
 
 /** Provider mirror-co's upload feed `rates` (0.005 STX) with data; its owner's session. */
@@ -526,10 +526,7 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     client,
     assert,
   }) => {
-    const key = randomPrivateKey()
-    const address = walletOf(key)
-    await topUp(address, 300_000n)
-    const token = await creditToken(client, key)
+    const { key, address, token } = await buyer(client, 300_000n)
     const refund = await signedRefund(client, { address, key }, '0.2')
 
     // 0.2 STX refunded and 30 calls of 0.005 STX ask for 0.35 STX of 0.3.
@@ -560,10 +557,7 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     client,
     assert,
   }) => {
-    const key = randomPrivateKey()
-    const address = walletOf(key)
-    await topUp(address, 200_000n)
-    const token = await creditToken(client, key)
+    const { key, address, token } = await buyer(client, 200_000n)
     const first = await client.get('/feeds/whale-alerts').header('credit-token', token)
     first.assertStatus(200)
 
