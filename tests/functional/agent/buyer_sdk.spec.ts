@@ -341,6 +341,9 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, calls: 1 })
   }).timeout(20_000)
 
+  /** A stand-in service's answer: status, headers, body. */
+  type Answer = [number, Record<string, string>, string]
+
   const REQUIREMENT = () => ({
     scheme: 'exact',
     network: 'stacks:2147483648',
@@ -356,11 +359,7 @@ test.group('The buyer SDK', (group) => {
    */
   async function fakeService(
     cleanup: (fn: () => Promise<void>) => void,
-    answer: (
-      n: number,
-      paymentSignature: string | undefined,
-      url: URL
-    ) => [number, Record<string, string>, string],
+    answer: (n: number, paymentSignature: string | undefined, url: URL) => Answer,
     overrides: Partial<ClientOptions> = {}
   ) {
     const paymentSignatures: string[] = []
@@ -388,14 +387,21 @@ test.group('The buyer SDK', (group) => {
     return { buyer, signer, paymentSignatures }
   }
 
-  const quote = () =>
-    [402, {}, JSON.stringify({ x402Version: 2, accepts: [REQUIREMENT()] })] as [
-      number,
-      Record<string, string>,
-      string,
-    ]
-  const paid = (body: unknown) =>
-    [200, {}, JSON.stringify(body)] as [number, Record<string, string>, string]
+  /** The 402 asking `amount` µSTX. */
+  const quote = (amount = '5000'): Answer => [
+    402,
+    {},
+    JSON.stringify({ x402Version: 2, accepts: [{ ...REQUIREMENT(), amount }] }),
+  ]
+  const paid = (body: unknown): Answer => [200, {}, JSON.stringify(body)]
+  /** The service's error answer: `status`, `headers` and `{error:{code,message}}`. */
+  const errorAnswer = (
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {}
+  ): Answer => [status, headers, JSON.stringify({ error: { code, message } })]
+  const internalError = () => errorAnswer(500, 'internal_error', 'settle failed')
 
   test('a malformed 402 is a typed error, nothing signed or sent', async ({ assert, cleanup }) => {
     const requirement = REQUIREMENT()
@@ -428,11 +434,7 @@ test.group('The buyer SDK', (group) => {
     const { buyer, signer, paymentSignatures } = await fakeService(cleanup, (n, header) => {
       if (!header) return quote()
       if (n === 1) {
-        return [
-          429,
-          { 'retry-after': '0' },
-          JSON.stringify({ error: { code: 'too_many_payments_in_flight', message: 'wait' } }),
-        ]
+        return errorAnswer(429, 'too_many_payments_in_flight', 'wait', { 'retry-after': '0' })
       }
       return paid({ data: { ok: true }, price: 5000 })
     })
@@ -467,9 +469,7 @@ test.group('The buyer SDK', (group) => {
     cleanup,
   }) => {
     const { buyer, signer } = await fakeService(cleanup, (_n, header) =>
-      header
-        ? [500, {}, JSON.stringify({ error: { code: 'internal_error', message: 'settle failed' } })]
-        : quote()
+      header ? internalError() : quote()
     )
 
     const error = await buyer.get('some-feed').catch((thrown) => thrown)
@@ -479,13 +479,6 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 5_000n, calls: 0 })
     assert.deepEqual(signer.signed, [0n], 'signed once, not retried with another transfer')
   })
-
-  const internalError = () =>
-    [500, {}, JSON.stringify({ error: { code: 'internal_error', message: 'settle failed' } })] as [
-      number,
-      Record<string, string>,
-      string,
-    ]
 
   test('a payment of unknown outcome the chain never took is released once its nonce is used: the budget comes back', async ({
     assert,
@@ -498,12 +491,7 @@ test.group('The buyer SDK', (group) => {
       (n, header) => {
         if (n === 0) return quote()
         if (n === 1) return internalError()
-        if (!header)
-          return [
-            402,
-            {},
-            JSON.stringify({ x402Version: 2, accepts: [{ ...REQUIREMENT(), amount: '4000' }] }),
-          ]
+        if (!header) return quote('4000')
         return paid({ data: { ok: true }, price: 4000 })
       },
       { budgetMicrostx: 9_000n }
@@ -570,11 +558,7 @@ test.group('The buyer SDK', (group) => {
     const { buyer, signer } = await fakeService(cleanup, (n, header) => {
       if (!header) return quote()
       if (n === 1) {
-        return [
-          503,
-          { 'retry-after': '60' },
-          JSON.stringify({ error: { code: 'source_unavailable', message: 'upstream down' } }),
-        ]
+        return errorAnswer(503, 'source_unavailable', 'upstream down', { 'retry-after': '60' })
       }
       return paid({ data: { ok: true }, price: 5000 })
     })
