@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import { createClient, OverCapError, type ClientOptions } from '#agent'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
 import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
@@ -37,9 +37,7 @@ test.group('The buyer SDK paying from prepaid credit', (group) => {
     client: http,
     assert,
   }) => {
-    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
-    upload.assertStatus(200)
+    await registerFeedsWithUploadedRates(http)
     const buyer = client()
 
     const bought = []

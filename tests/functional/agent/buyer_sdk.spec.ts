@@ -17,7 +17,7 @@ import {
 } from '#agent'
 import env from '#start/env'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer } from '#tests/support/devnet'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
 import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
@@ -76,9 +76,7 @@ test.group('The buyer SDK', (group) => {
     client: http,
     assert,
   }) => {
-    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
-    upload.assertStatus(200)
+    await registerFeedsWithUploadedRates(http)
     const buyer = client()
 
     const builtin = await buyer.get<{ summary: unknown }>('whale-alerts')

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
 import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
@@ -123,9 +123,7 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
-    upload.assertStatus(200)
+    await registerFeedsWithUploadedRates(http)
     const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.01', budget: '1' }))
 
     const { tools } = await client.listTools()

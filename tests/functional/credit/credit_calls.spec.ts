@@ -11,7 +11,7 @@ import { LedgerAudit } from '#ledger/ledger_audit'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { signedRefund, topUp } from '#tests/support/credit'
 import { emptyMarketplaceLater } from '#tests/support/database'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { useManualClock } from '#tests/support/clock'
 import { signMessage, walletOf } from '#tests/support/sign_in'
@@ -49,14 +49,6 @@ async function buyer(
   const address = walletOf(key)
   if (credit > 0n) await topUp(address, credit)
   return { key, address, token: await creditToken(client, key, limits) }
-}
-
-/** Provider mirror-co's upload feed `rates` (0.005 STX) with data; its owner's session. */
-async function providerFeed(client: ApiClient) {
-  const feeds = await registerPushAndUploadFeeds(client)
-  const upload = await client.post(feeds.uploadPath).bearerToken(feeds.token).json({ rate: 1.25 })
-  upload.assertStatus(200)
-  return feeds
 }
 
 async function entriesOf(kind: string) {
@@ -169,7 +161,7 @@ test.group('Calls paid from credit', (group) => {
     client,
     assert,
   }) => {
-    await providerFeed(client)
+    await registerFeedsWithUploadedRates(client)
     const { address, token } = await buyer(client, 100_000n)
 
     const response = await client.get('/feeds/p/mirror-co/rates').header('credit-token', token)
@@ -199,7 +191,7 @@ test.group('Calls paid from credit', (group) => {
     client,
     assert,
   }) => {
-    const feeds = await providerFeed(client)
+    const feeds = await registerFeedsWithUploadedRates(client)
     const provider = await db.from('providers').where('handle', 'mirror-co').firstOrFail()
     const pricey = await client
       .post(`/providers/id/${provider.id}/feeds`)
