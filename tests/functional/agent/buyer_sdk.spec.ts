@@ -18,7 +18,7 @@ import {
 import env from '#start/env'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer } from '#tests/support/devnet'
 import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
-import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
+import { type PaidCallStack, senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 /** spent().credit of a client that paid nothing from credit. */
@@ -30,6 +30,22 @@ const NO_CREDIT = {
   spentMicrostx: 0n,
   unknownCalls: [],
   balanceMicrostx: null,
+}
+
+/**
+ * The SDK's client of the app, paying from the devnet's funded sender: at most
+ * 0.01 STX a call, 1 STX in all, unless `overrides` say otherwise.
+ */
+function senderClient(stack: PaidCallStack, overrides: Partial<ClientOptions>) {
+  return createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    stacksApiUrl: stack.devnet.url,
+    maxPerCallMicrostx: 10_000n,
+    budgetMicrostx: 1_000_000n,
+    privateKey: SENDER.privateKey,
+    ...overrides,
+  })
 }
 
 /**
@@ -53,17 +69,7 @@ test.group('The buyer SDK', (group) => {
     return signer
   }
 
-  function client(overrides: Partial<ClientOptions> = {}) {
-    return createClient({
-      baseUrl: BASE_URL,
-      network: 'devnet',
-      stacksApiUrl: stack.devnet.url,
-      maxPerCallMicrostx: 10_000n,
-      budgetMicrostx: 1_000_000n,
-      privateKey: SENDER.privateKey,
-      ...overrides,
-    })
-  }
+  const client = (overrides: Partial<ClientOptions> = {}) => senderClient(stack, overrides)
 
   /** Transfers of the sender the chain took (mined or in its mempool). */
   const broadcastCount = () => senderNextNonce(stack)
@@ -581,19 +587,8 @@ test.group('The buyer SDK', (group) => {
 test.group('The buyer SDK, a payment still settling', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
 
-  function client(overrides: Partial<ClientOptions> = {}) {
-    return createClient({
-      baseUrl: BASE_URL,
-      network: 'devnet',
-      stacksApiUrl: stack.devnet.url,
-      maxPerCallMicrostx: 10_000n,
-      budgetMicrostx: 1_000_000n,
-      privateKey: SENDER.privateKey,
-      feeMicrostx: FEE,
-      maxRetryAfterMs: 20,
-      ...overrides,
-    })
-  }
+  const client = (overrides: Partial<ClientOptions> = {}) =>
+    senderClient(stack, { feeMicrostx: FEE, maxRetryAfterMs: 20, ...overrides })
 
   test('a 202 is collected at its status URL with the receipt once the transfer confirms', async ({
     assert,
