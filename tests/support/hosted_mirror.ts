@@ -52,3 +52,14 @@ export async function registerPushAndUploadFeeds(client: ApiClient) {
     uploadPath: `/providers/id/${registered.provider.id}/feeds/rates/upload`,
   }
 }
+
+/**
+ * registerPushAndUploadFeeds, with `{ rate: 1.25 }` uploaded to mirror-co/rates
+ * (0.005 STX) so that a buyer of it gets data.
+ */
+export async function registerFeedsWithUploadedRates(client: ApiClient) {
+  const feeds = await registerPushAndUploadFeeds(client)
+  const upload = await client.post(feeds.uploadPath).bearerToken(feeds.token).json({ rate: 1.25 })
+  upload.assertStatus(200)
+  return feeds
+}

@@ -143,6 +143,15 @@ export function usePaidCallStack(
 }
 
 /**
+ * The devnet's next nonce of its funded sender (mempool included): how many
+ * of the sender's transfers the chain took, mined or waiting.
+ */
+export async function senderNextNonce(stack: PaidCallStack) {
+  const response = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
+  return ((await response.json()) as { possible_next_nonce: number }).possible_next_nonce
+}
+
+/**
  * A buyer paying from the devnet's funded sender: `pay(client, path)` asks
  * for the 402 quote, then sends the call again with a transfer of the quoted
  * amount at the sender's next nonce as the devnet counts it (mempool
@@ -156,10 +165,7 @@ export function useBuyer(stack: PaidCallStack) {
       quote.assertStatus(402)
       const required = quote.body() as PaymentRequired
       const amount = BigInt(required.accepts[0].amount)
-      const nonces = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-      const { possible_next_nonce: nonce } = (await nonces.json()) as {
-        possible_next_nonce: number
-      }
+      const nonce = await senderNextNonce(stack)
       const tx = await transfer({ recipient: stack.payTo, amount, nonce: BigInt(nonce) })
       const response = await client
         .get(path)

@@ -9,7 +9,8 @@ import { loadSecp256k1 } from '#chain/secp256k1'
  * (tests/unit/chain/origin_signature.spec.ts, tests/unit/auth/wallet_signature.spec.ts):
  * fixed keys, signing with libsecp256k1 (as fast as the verification under
  * test, so 10 000 cases stay quick; RFC 6979 and low S, the same signature
- * @stacks/transactions' own signer gives), and signature tampering.
+ * @stacks/transactions' own signer gives), signature tampering, and the
+ * tampers and tally of cases both tests draw and count with.
  */
 
 /** The pure-JS implementation the service falls back to when the native addon does not load. */
@@ -139,3 +140,53 @@ export const signatureTampers: fc.Arbitrary<SignatureTamper> = fc.oneof(
     }),
   }
 )
+
+/** An index into TEST_KEYS. */
+export const KEY_INDEX = fc.nat(TEST_KEYS.length - 1)
+
+/**
+ * The tampers both differential tests draw beside their own, each weighted for
+ * the case's `fc.oneof`: a spoiled signature, a signature by another key, the
+ * signature with a high S.
+ */
+export const signingTampers = {
+  signature: {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('signature' as const), tamper: signatureTampers }),
+  },
+  otherKey: {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('other_key' as const), key: KEY_INDEX }),
+  },
+  highS: {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('high_s' as const), flipRecoveryId: fc.boolean() }),
+  },
+}
+
+/** A tamper as a tally names it: its kind; a high S also says whether the recovery id flipped. */
+export function tamperName(tamper: { kind: string; flipRecoveryId?: boolean }) {
+  return tamper.kind === 'high_s'
+    ? `high_s ${tamper.flipRecoveryId ? 'flipped' : 'same'} recovery id`
+    : tamper.kind
+}
+
+/**
+ * Runs a differential test on `runs` cases drawn with a fixed seed: `check`
+ * throws where the two sides disagree and returns the names to count the case
+ * under (it may read the counts of the cases before). Returns the counts.
+ */
+export function tallyCases<Case>(
+  cases: fc.Arbitrary<Case>,
+  { seed, runs }: { seed: number; runs: number },
+  check: (testCase: Case, tally: ReadonlyMap<string, number>) => string[]
+) {
+  const tally = new Map<string, number>()
+  fc.assert(
+    fc.property(cases, (testCase) => {
+      for (const name of check(testCase, tally)) tally.set(name, (tally.get(name) ?? 0) + 1)
+    }),
+    { seed, numRuns: runs, endOnFailure: true }
+  )
+  return tally
+}

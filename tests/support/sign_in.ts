@@ -3,8 +3,12 @@ import type { ApiClient } from '@japa/api-client'
 import { hashMessage } from '@stacks/encryption'
 import { privateKeyToAddress, signMessageHashRsv } from '@stacks/transactions'
 import { ChainConfig } from '#chain/define_config'
+import { AppConfig } from '#core/app_config'
+import { useManualClock } from '#tests/support/clock'
+import { changeConfig } from '#tests/support/config'
 
 const chainConfig = await app.container.make(ChainConfig)
+const appConfig = await app.container.make(AppConfig)
 
 /** The address of a private key on the configured network (ST… on devnet). */
 export function walletOf(privateKey: string) {
@@ -40,4 +44,30 @@ export async function signIn(
     throw new Error(`POST /auth/verify answered ${verified.status()}: ${verified.text()}`)
   }
   return { token: verified.body().token, walletAddress }
+}
+
+/**
+ * The per-test set-up of the signed-challenge tests (sign-in, credit tokens): a manual clock,
+ * which dates the messages, and PUBLIC_URL, which names their domain, put back after the test
+ * changes it. Returns the clock and what restores both.
+ */
+export async function useManualClockAndPublicUrl() {
+  const manual = await useManualClock()
+  const restorePublicUrl = changeConfig(appConfig, { publicUrl: appConfig.publicUrl })
+  return {
+    clock: manual.clock,
+    restore: () => {
+      manual.restore()
+      restorePublicUrl()
+    },
+  }
+}
+
+/** A challenge answer refused as unauthenticated (401) with this error code. */
+export function assertRefused(
+  response: { assertStatus(status: number): void; assertBodyContains(body: unknown): void },
+  code: string
+) {
+  response.assertStatus(401)
+  response.assertBodyContains({ error: { code } })
 }

@@ -5,22 +5,15 @@ import { createClient, type ClientOptions } from '../src/client.ts'
 import { checkCreditMessage, readCreditBalance } from '../src/credit.ts'
 import { AgentError, OverCapError, PendingError, UnreachableError } from '../src/errors.ts'
 import { creditService, type CreditServiceOptions } from './support/credit_service.ts'
-import { BASE_URL, PRIVATE_KEY, STACKS_API } from './support/stub_fetch.ts'
+import { BASE_URL, PRIVATE_KEY, stubClient } from './support/stub_fetch.ts'
 
 const ADDRESS = getAddressFromPrivateKey(PRIVATE_KEY, 'testnet')
 
 function setUp(overrides: Partial<ClientOptions> = {}, service: CreditServiceOptions = {}) {
   const stub = creditService(service)
-  const client = createClient({
-    baseUrl: BASE_URL,
-    network: 'devnet',
-    privateKey: PRIVATE_KEY,
-    stacksApiUrl: STACKS_API,
-    feeMicrostx: 180,
-    maxPerCallMicrostx: 10_000,
+  const client = stubClient(stub.fetch, {
     budgetMicrostx: 100_000,
     credit: { topUpMicrostx: 20_000 },
-    fetch: stub.fetch,
     ...overrides,
   })
   return { client, ...stub }

@@ -3,18 +3,29 @@ import { test } from 'node:test'
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { createClient } from '../src/client.ts'
+import type { Client } from '../src/client.ts'
 import { createMcpServer } from '../src/mcp/server.ts'
 import { creditService } from './support/credit_service.ts'
 import {
   BASE_URL,
-  PRIVATE_KEY,
   STACKS_API,
   json,
   nonces,
   quote,
+  stubClient,
   stubFetch,
 } from './support/stub_fetch.ts'
+
+/** An MCP client connected in memory to the server over `client`. */
+async function connectedMcp(client: Client) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
+    serverSide
+  )
+  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
+  await mcp.connect(clientSide)
+  return mcp
+}
 
 test('buy_feed reports the budget once the payments of unknown outcome are looked up on the chain', async () => {
   let payments = 0
@@ -33,22 +44,8 @@ test('buy_feed reports the budget once the payments of unknown outcome are looke
       ? json(500, { error: { code: 'internal_error', message: 'settlement failed' } })
       : json(200, { data: { ok: true }, price: 5000, last_updated: null })
   })
-  const client = createClient({
-    baseUrl: BASE_URL,
-    network: 'devnet',
-    privateKey: PRIVATE_KEY,
-    stacksApiUrl: STACKS_API,
-    feeMicrostx: 180,
-    maxPerCallMicrostx: 10_000,
-    budgetMicrostx: 1_000_000,
-    fetch,
-  })
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
-    serverSide
-  )
-  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
-  await mcp.connect(clientSide)
+  const client = stubClient(fetch, { budgetMicrostx: 1_000_000 })
+  const mcp = await connectedMcp(client)
   const buy = async () =>
     (await mcp.callTool({
       name: 'buy_feed',
@@ -71,23 +68,11 @@ test('buy_feed reports the budget once the payments of unknown outcome are looke
 
 test('describe_feed names both ways to pay; buy_feed pays from the credit the operator configured', async () => {
   const { fetch, state } = creditService()
-  const client = createClient({
-    baseUrl: BASE_URL,
-    network: 'devnet',
-    privateKey: PRIVATE_KEY,
-    stacksApiUrl: STACKS_API,
-    feeMicrostx: 180,
-    maxPerCallMicrostx: 10_000,
+  const client = stubClient(fetch, {
     budgetMicrostx: 1_000_000,
     credit: { topUpMicrostx: 20_000 },
-    fetch,
   })
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
-    serverSide
-  )
-  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
-  await mcp.connect(clientSide)
+  const mcp = await connectedMcp(client)
   const call = async (name: string) => {
     const result = (await mcp.callTool({
       name,
@@ -121,24 +106,12 @@ test('describe_feed names both ways to pay; buy_feed pays from the credit the op
 
 test('buy_feed whose credit call lost every answer names its payment_identifier; called again with it, debited once', async () => {
   const { fetch, state } = creditService()
-  const client = createClient({
-    baseUrl: BASE_URL,
-    network: 'devnet',
-    privateKey: PRIVATE_KEY,
-    stacksApiUrl: STACKS_API,
-    feeMicrostx: 180,
-    maxPerCallMicrostx: 10_000,
+  const client = stubClient(fetch, {
     budgetMicrostx: 1_000_000,
     maxRetryAfterMs: 1,
     credit: { topUpMicrostx: 20_000 },
-    fetch,
   })
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await createMcpServer(client, { baseUrl: BASE_URL, maxPerCallMicrostx: 10_000n }).connect(
-    serverSide
-  )
-  const mcp = new McpClient({ name: 'unit', version: '1.0.0' })
-  await mcp.connect(clientSide)
+  const mcp = await connectedMcp(client)
   const buy = async (args: Record<string, string> = {}) =>
     (await mcp.callTool({
       name: 'buy_feed',

@@ -3,8 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import { createClient, OverCapError, type ClientOptions } from '#agent'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
-import { usePaidCallStack } from '#tests/support/paid_calls'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
+import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 
@@ -31,18 +31,13 @@ test.group('The buyer SDK paying from prepaid credit', (group) => {
   }
 
   /** Transfers of the sender the chain took (mined or in its mempool). */
-  async function broadcastCount() {
-    const response = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-    return ((await response.json()) as { possible_next_nonce: number }).possible_next_nonce
-  }
+  const broadcastCount = () => senderNextNonce(stack)
 
   test('tops up once, then buys a built-in and a provider feed several times with one chain transaction, within its budget', async ({
     client: http,
     assert,
   }) => {
-    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
-    upload.assertStatus(200)
+    await registerFeedsWithUploadedRates(http)
     const buyer = client()
 
     const bought = []

@@ -17,8 +17,8 @@ import {
 } from '#agent'
 import env from '#start/env'
 import { FEE, RECIPIENT, SENDER, broadcast, transfer } from '#tests/support/devnet'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
-import { usePaidCallStack } from '#tests/support/paid_calls'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
+import { type PaidCallStack, senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 /** spent().credit of a client that paid nothing from credit. */
@@ -30,6 +30,22 @@ const NO_CREDIT = {
   spentMicrostx: 0n,
   unknownCalls: [],
   balanceMicrostx: null,
+}
+
+/**
+ * The SDK's client of the app, paying from the devnet's funded sender: at most
+ * 0.01 STX a call, 1 STX in all, unless `overrides` say otherwise.
+ */
+function senderClient(stack: PaidCallStack, overrides: Partial<ClientOptions>) {
+  return createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    stacksApiUrl: stack.devnet.url,
+    maxPerCallMicrostx: 10_000n,
+    budgetMicrostx: 1_000_000n,
+    privateKey: SENDER.privateKey,
+    ...overrides,
+  })
 }
 
 /**
@@ -53,23 +69,10 @@ test.group('The buyer SDK', (group) => {
     return signer
   }
 
-  function client(overrides: Partial<ClientOptions> = {}) {
-    return createClient({
-      baseUrl: BASE_URL,
-      network: 'devnet',
-      stacksApiUrl: stack.devnet.url,
-      maxPerCallMicrostx: 10_000n,
-      budgetMicrostx: 1_000_000n,
-      privateKey: SENDER.privateKey,
-      ...overrides,
-    })
-  }
+  const client = (overrides: Partial<ClientOptions> = {}) => senderClient(stack, overrides)
 
   /** Transfers of the sender the chain took (mined or in its mempool). */
-  async function broadcastCount() {
-    const response = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-    return ((await response.json()) as { possible_next_nonce: number }).possible_next_nonce
-  }
+  const broadcastCount = () => senderNextNonce(stack)
 
   async function paymentsOfSender() {
     return db.from('payments').where('payer', SENDER.address).orderBy('nonce')
@@ -79,9 +82,7 @@ test.group('The buyer SDK', (group) => {
     client: http,
     assert,
   }) => {
-    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
-    upload.assertStatus(200)
+    await registerFeedsWithUploadedRates(http)
     const buyer = client()
 
     const builtin = await buyer.get<{ summary: unknown }>('whale-alerts')
@@ -344,6 +345,9 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 5_000n, calls: 1 })
   }).timeout(20_000)
 
+  /** A stand-in service's answer: status, headers, body. */
+  type Answer = [number, Record<string, string>, string]
+
   const REQUIREMENT = () => ({
     scheme: 'exact',
     network: 'stacks:2147483648',
@@ -359,11 +363,7 @@ test.group('The buyer SDK', (group) => {
    */
   async function fakeService(
     cleanup: (fn: () => Promise<void>) => void,
-    answer: (
-      n: number,
-      paymentSignature: string | undefined,
-      url: URL
-    ) => [number, Record<string, string>, string],
+    answer: (n: number, paymentSignature: string | undefined, url: URL) => Answer,
     overrides: Partial<ClientOptions> = {}
   ) {
     const paymentSignatures: string[] = []
@@ -391,14 +391,21 @@ test.group('The buyer SDK', (group) => {
     return { buyer, signer, paymentSignatures }
   }
 
-  const quote = () =>
-    [402, {}, JSON.stringify({ x402Version: 2, accepts: [REQUIREMENT()] })] as [
-      number,
-      Record<string, string>,
-      string,
-    ]
-  const paid = (body: unknown) =>
-    [200, {}, JSON.stringify(body)] as [number, Record<string, string>, string]
+  /** The 402 asking `amount` µSTX. */
+  const quote = (amount = '5000'): Answer => [
+    402,
+    {},
+    JSON.stringify({ x402Version: 2, accepts: [{ ...REQUIREMENT(), amount }] }),
+  ]
+  const paid = (body: unknown): Answer => [200, {}, JSON.stringify(body)]
+  /** The service's error answer: `status`, `headers` and `{error:{code,message}}`. */
+  const errorAnswer = (
+    status: number,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {}
+  ): Answer => [status, headers, JSON.stringify({ error: { code, message } })]
+  const internalError = () => errorAnswer(500, 'internal_error', 'settle failed')
 
   test('a malformed 402 is a typed error, nothing signed or sent', async ({ assert, cleanup }) => {
     const requirement = REQUIREMENT()
@@ -431,11 +438,7 @@ test.group('The buyer SDK', (group) => {
     const { buyer, signer, paymentSignatures } = await fakeService(cleanup, (n, header) => {
       if (!header) return quote()
       if (n === 1) {
-        return [
-          429,
-          { 'retry-after': '0' },
-          JSON.stringify({ error: { code: 'too_many_payments_in_flight', message: 'wait' } }),
-        ]
+        return errorAnswer(429, 'too_many_payments_in_flight', 'wait', { 'retry-after': '0' })
       }
       return paid({ data: { ok: true }, price: 5000 })
     })
@@ -470,9 +473,7 @@ test.group('The buyer SDK', (group) => {
     cleanup,
   }) => {
     const { buyer, signer } = await fakeService(cleanup, (_n, header) =>
-      header
-        ? [500, {}, JSON.stringify({ error: { code: 'internal_error', message: 'settle failed' } })]
-        : quote()
+      header ? internalError() : quote()
     )
 
     const error = await buyer.get('some-feed').catch((thrown) => thrown)
@@ -482,13 +483,6 @@ test.group('The buyer SDK', (group) => {
     assert.containsSubset(buyer.spent(), { spentMicrostx: 0n, reservedMicrostx: 5_000n, calls: 0 })
     assert.deepEqual(signer.signed, [0n], 'signed once, not retried with another transfer')
   })
-
-  const internalError = () =>
-    [500, {}, JSON.stringify({ error: { code: 'internal_error', message: 'settle failed' } })] as [
-      number,
-      Record<string, string>,
-      string,
-    ]
 
   test('a payment of unknown outcome the chain never took is released once its nonce is used: the budget comes back', async ({
     assert,
@@ -501,12 +495,7 @@ test.group('The buyer SDK', (group) => {
       (n, header) => {
         if (n === 0) return quote()
         if (n === 1) return internalError()
-        if (!header)
-          return [
-            402,
-            {},
-            JSON.stringify({ x402Version: 2, accepts: [{ ...REQUIREMENT(), amount: '4000' }] }),
-          ]
+        if (!header) return quote('4000')
         return paid({ data: { ok: true }, price: 4000 })
       },
       { budgetMicrostx: 9_000n }
@@ -573,11 +562,7 @@ test.group('The buyer SDK', (group) => {
     const { buyer, signer } = await fakeService(cleanup, (n, header) => {
       if (!header) return quote()
       if (n === 1) {
-        return [
-          503,
-          { 'retry-after': '60' },
-          JSON.stringify({ error: { code: 'source_unavailable', message: 'upstream down' } }),
-        ]
+        return errorAnswer(503, 'source_unavailable', 'upstream down', { 'retry-after': '60' })
       }
       return paid({ data: { ok: true }, price: 5000 })
     })
@@ -602,19 +587,8 @@ test.group('The buyer SDK', (group) => {
 test.group('The buyer SDK, a payment still settling', (group) => {
   const stack = usePaidCallStack(group, { blockTimeMs: null, settlementBudgetMs: 150 })
 
-  function client(overrides: Partial<ClientOptions> = {}) {
-    return createClient({
-      baseUrl: BASE_URL,
-      network: 'devnet',
-      stacksApiUrl: stack.devnet.url,
-      maxPerCallMicrostx: 10_000n,
-      budgetMicrostx: 1_000_000n,
-      privateKey: SENDER.privateKey,
-      feeMicrostx: FEE,
-      maxRetryAfterMs: 20,
-      ...overrides,
-    })
-  }
+  const client = (overrides: Partial<ClientOptions> = {}) =>
+    senderClient(stack, { feeMicrostx: FEE, maxRetryAfterMs: 20, ...overrides })
 
   test('a 202 is collected at its status URL with the receipt once the transfer confirms', async ({
     assert,

@@ -11,8 +11,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import env from '#start/env'
 import { SENDER } from '#tests/support/devnet'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
-import { usePaidCallStack } from '#tests/support/paid_calls'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
+import { senderNextNonce, usePaidCallStack } from '#tests/support/paid_calls'
 
 const BASE_URL = `http://${env.get('HOST')}:${env.get('PORT')}`
 const NODE = app.makePath('node_modules/.bin/node')
@@ -45,6 +45,15 @@ test.group('The MCP server', (group) => {
     return client
   }
 
+  /** `tollbooth-mcp` over stdio with `environment`, connected; closed after the test. */
+  async function connectStdio(cleanup: Function, environment: Record<string, string>) {
+    const client = await connect(
+      new StdioClientTransport({ command: NODE, args: [MAIN], env: environment })
+    )
+    cleanup(() => client.close())
+    return client
+  }
+
   async function call(client: Client, name: string, args: Record<string, unknown>) {
     return (await client.callTool({ name, arguments: args })) as CallToolResult
   }
@@ -55,10 +64,7 @@ test.group('The MCP server', (group) => {
   }
 
   /** Transfers of the sender the chain took (mined or in its mempool). */
-  async function broadcastCount() {
-    const response = await fetch(`${stack.devnet.url}/extended/v1/address/${SENDER.address}/nonces`)
-    return ((await response.json()) as { possible_next_nonce: number }).possible_next_nonce
-  }
+  const broadcastCount = () => senderNextNonce(stack)
 
   async function paymentsOfSender() {
     return db.from('payments').where('payer', SENDER.address)
@@ -117,17 +123,8 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const { token, uploadPath } = await registerPushAndUploadFeeds(http)
-    const upload = await http.post(uploadPath).bearerToken(token).json({ rate: 1.25 })
-    upload.assertStatus(200)
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: serverEnv({ maxPerCall: '0.01', budget: '1' }),
-      })
-    )
-    cleanup(() => client.close())
+    await registerFeedsWithUploadedRates(http)
+    const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.01', budget: '1' }))
 
     const { tools } = await client.listTools()
     const found = JSON.parse(text(await call(client, 'search_feeds', { query: 'whale' })))
@@ -173,19 +170,12 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: {
-          ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
-          TOLLBOOTH_CREDIT_TOP_UP: '0.2',
-          // The service names itself by its PUBLIC_URL (localhost in tests), not 127.0.0.1.
-          TOLLBOOTH_CREDIT_HOSTS: `localhost:${env.get('PORT')}`,
-        },
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, {
+      ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+      TOLLBOOTH_CREDIT_TOP_UP: '0.2',
+      // The service names itself by its PUBLIC_URL (localhost in tests), not 127.0.0.1.
+      TOLLBOOTH_CREDIT_HOSTS: `localhost:${env.get('PORT')}`,
+    })
 
     const described = JSON.parse(
       text(await call(client, 'describe_feed', { feed: 'whale-alerts' }))
@@ -222,14 +212,7 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: serverEnv({ maxPerCall: '0.001', budget: '1' }),
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.001', budget: '1' }))
 
     const overCap = await call(client, 'buy_feed', { feed: 'whale-alerts' })
     const missing = await call(client, 'buy_feed', {})
@@ -304,14 +287,7 @@ test.group('The MCP server', (group) => {
       .whereNull('provider_id')
       .where('slug', 'whale-alerts')
       .update({ price_microstx: 1001 })
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: serverEnv({ maxPerCall: '0.01', budget: '1' }),
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, serverEnv({ maxPerCall: '0.01', budget: '1' }))
 
     const result = await call(client, 'search_feeds', { max_price_stx: 0.001001 })
 
@@ -329,14 +305,10 @@ test.group('The MCP server', (group) => {
     assert,
     cleanup,
   }) => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: NODE,
-        args: [MAIN],
-        env: { ...serverEnv({ maxPerCall: '0.01', budget: '1' }), TOLLBOOTH_URL: `${BASE_URL}/` },
-      })
-    )
-    cleanup(() => client.close())
+    const client = await connectStdio(cleanup, {
+      ...serverEnv({ maxPerCall: '0.01', budget: '1' }),
+      TOLLBOOTH_URL: `${BASE_URL}/`,
+    })
 
     const described = await call(client, 'describe_feed', { feed: 'whale-alerts' })
 

@@ -11,9 +11,14 @@ import {
 } from '@stacks/transactions'
 import { SignInConfig } from '#auth/define_config'
 import { AppConfig } from '#core/app_config'
-import { changeConfig } from '#tests/support/config'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
-import { signIn, signMessage, walletOf } from '#tests/support/sign_in'
+import {
+  assertRefused,
+  signIn,
+  signMessage,
+  useManualClockAndPublicUrl,
+  walletOf,
+} from '#tests/support/sign_in'
 import { ChainConfig } from '#chain/define_config'
 import { inGlobalTransaction } from '#tests/support/database'
 
@@ -45,26 +50,14 @@ async function signedChallenge(client: ApiClient, key = randomPrivateKey()) {
   }
 }
 
-function assertRefused(
-  response: { assertStatus(status: number): void; assertBodyContains(body: unknown): void },
-  code: string
-) {
-  response.assertStatus(401)
-  response.assertBodyContains({ error: { code } })
-}
-
 test.group('Sign-In With Stacks', (group) => {
   let clock: ManualClock
 
   group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
-    const manual = await useManualClock()
+    const manual = await useManualClockAndPublicUrl()
     clock = manual.clock
-    const restorePublicUrl = changeConfig(appConfig, { publicUrl: appConfig.publicUrl })
-    return () => {
-      manual.restore()
-      restorePublicUrl()
-    }
+    return manual.restore
   })
 
   test('the nonce comes with the exact message to sign, valid for 5 minutes', async ({

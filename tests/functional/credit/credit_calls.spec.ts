@@ -10,7 +10,7 @@ import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { signedRefund, topUp } from '#tests/support/credit'
 import { emptyMarketplaceLater, inGlobalTransaction } from '#tests/support/database'
-import { registerPushAndUploadFeeds } from '#tests/support/hosted_mirror'
+import { registerFeedsWithUploadedRates } from '#tests/support/hosted_mirror'
 import { pointBuiltinFeedsAtSimulator } from '#tests/support/paid_calls'
 import { useManualClock } from '#tests/support/clock'
 import { signMessage, walletOf } from '#tests/support/sign_in'
@@ -47,15 +47,7 @@ async function buyer(
   const key = randomPrivateKey()
   const address = walletOf(key)
   if (credit > 0n) await topUp(address, credit)
-  return { address, token: await creditToken(client, key, limits) }
-}
-
-/** Provider mirror-co's upload feed `rates` (0.005 STX) with data; its owner's session. */
-async function providerFeed(client: ApiClient) {
-  const feeds = await registerPushAndUploadFeeds(client)
-  const upload = await client.post(feeds.uploadPath).bearerToken(feeds.token).json({ rate: 1.25 })
-  upload.assertStatus(200)
-  return feeds
+  return { key, address, token: await creditToken(client, key, limits) }
 }
 
 async function entriesOf(kind: string) {
@@ -168,7 +160,7 @@ test.group('Calls paid from credit', (group) => {
     client,
     assert,
   }) => {
-    await providerFeed(client)
+    await registerFeedsWithUploadedRates(client)
     const { address, token } = await buyer(client, 100_000n)
 
     const response = await client.get('/feeds/p/mirror-co/rates').header('credit-token', token)
@@ -198,7 +190,7 @@ test.group('Calls paid from credit', (group) => {
     client,
     assert,
   }) => {
-    const feeds = await providerFeed(client)
+    const feeds = await registerFeedsWithUploadedRates(client)
     const provider = await db.from('providers').where('handle', 'mirror-co').firstOrFail()
     const pricey = await client
       .post(`/providers/id/${provider.id}/feeds`)
@@ -525,10 +517,7 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     client,
     assert,
   }) => {
-    const key = randomPrivateKey()
-    const address = walletOf(key)
-    await topUp(address, 300_000n)
-    const token = await creditToken(client, key)
+    const { key, address, token } = await buyer(client, 300_000n)
     const refund = await signedRefund(client, { address, key }, '0.2')
 
     // 0.2 STX refunded and 30 calls of 0.005 STX ask for 0.35 STX of 0.3.
@@ -559,10 +548,7 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     client,
     assert,
   }) => {
-    const key = randomPrivateKey()
-    const address = walletOf(key)
-    await topUp(address, 200_000n)
-    const token = await creditToken(client, key)
+    const { key, address, token } = await buyer(client, 200_000n)
     const first = await client.get('/feeds/whale-alerts').header('credit-token', token)
     first.assertStatus(200)
 

@@ -4,9 +4,13 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import { randomPrivateKey } from '@stacks/transactions'
 import { AppConfig } from '#core/app_config'
-import { changeConfig } from '#tests/support/config'
-import { type ManualClock, useManualClock } from '#tests/support/clock'
-import { signMessage, walletOf } from '#tests/support/sign_in'
+import type { ManualClock } from '#tests/support/clock'
+import {
+  assertRefused,
+  signMessage,
+  useManualClockAndPublicUrl,
+  walletOf,
+} from '#tests/support/sign_in'
 import { forgetRateLimitCounts, setRateLimits } from '#tests/support/rate_limits'
 import { inGlobalTransaction } from '#tests/support/database'
 
@@ -36,26 +40,14 @@ async function signedCreditMessage(client: ApiClient, key = randomPrivateKey()) 
   }
 }
 
-function assertRefused(
-  response: { assertStatus(status: number): void; assertBodyContains(body: unknown): void },
-  code: string
-) {
-  response.assertStatus(401)
-  response.assertBodyContains({ error: { code } })
-}
-
 test.group('Credit tokens', (group) => {
   let clock: ManualClock
 
   group.each.setup(() => inGlobalTransaction())
   group.each.setup(async () => {
-    const manual = await useManualClock()
+    const manual = await useManualClockAndPublicUrl()
     clock = manual.clock
-    const restorePublicUrl = changeConfig(appConfig, { publicUrl: appConfig.publicUrl })
-    return () => {
-      manual.restore()
-      restorePublicUrl()
-    }
+    return manual.restore
   })
 
   test('the nonce is a Sign-In With Stacks message whose statement names the limits', async ({

@@ -8,6 +8,7 @@ import { SignInChallenges } from '#auth/sign_in_challenges'
 import { creditBalanceOf } from '#credit/credit_balance'
 import { refundStatement } from '#credit/refund_terms'
 import { accounts } from '#ledger/accounts'
+import { type Microstx, formatStx } from '#ledger/money'
 import { Ledger } from '#ledger/ledger'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import { creditedWallet, newWallet, signedRefund } from '#tests/support/credit'
@@ -241,21 +242,34 @@ test.group('Refunding credit', (group) => {
     assert.lengthOf(accountRows, 0)
   })
 
-  test('a refund below the minimum is refused, asked for or signed', async ({ client, assert }) => {
-    const wallet = await creditedWallet(1n * STX)
-
+  /**
+   * The two answers to a refund of `amount` µSTX: asked for, and signed on a
+   * challenge issued directly (as one issued before the minimum rose).
+   */
+  async function refundAskedAndSigned(
+    client: ApiClient,
+    wallet: { address: string; key: string },
+    amount: Microstx
+  ) {
     const asked = await client
       .post('/credit/refunds/nonce')
-      .json({ address: wallet.address, amount_stx: '0.009999' })
-    // A challenge issued before the minimum rose is refused when it comes back.
+      .json({ address: wallet.address, amount_stx: formatStx(amount) })
     const challenges = await app.container.make(SignInChallenges)
     const issued = await challenges.issue(wallet.address, {
       purpose: 'credit_refund',
-      statement: refundStatement(9_999n, wallet.address),
+      statement: refundStatement(amount, wallet.address),
     })
     const signed = await client
       .post('/credit/refunds')
       .json({ message: issued.message, signature: signMessage(issued.message, wallet.key) })
+    return [asked, signed]
+  }
+
+  test('a refund below the minimum is refused, asked for or signed', async ({ client, assert }) => {
+    const wallet = await creditedWallet(1n * STX)
+
+    // A challenge issued before the minimum rose is refused when it comes back.
+    const [asked, signed] = await refundAskedAndSigned(client, wallet, 9_999n)
 
     for (const response of [asked, signed]) {
       response.assertStatus(422)
@@ -271,17 +285,7 @@ test.group('Refunding credit', (group) => {
   }) => {
     // Ten refunds of 0.01 STX from a 0.1 STX top-up would make the platform pay ten network fees.
     const wallet = await creditedWallet(100_000n)
-    const asked = await client
-      .post('/credit/refunds/nonce')
-      .json({ address: wallet.address, amount_stx: '0.01' })
-    const challenges = await app.container.make(SignInChallenges)
-    const issued = await challenges.issue(wallet.address, {
-      purpose: 'credit_refund',
-      statement: refundStatement(10_000n, wallet.address),
-    })
-    const signed = await client
-      .post('/credit/refunds')
-      .json({ message: issued.message, signature: signMessage(issued.message, wallet.key) })
+    const [asked, signed] = await refundAskedAndSigned(client, wallet, 10_000n)
     for (const response of [asked, signed]) {
       response.assertStatus(422)
       response.assertBodyContains({ error: { code: 'refund_below_minimum' } })

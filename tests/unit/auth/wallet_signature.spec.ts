@@ -13,12 +13,15 @@ import { NETWORKS } from '#chain/network'
 import { type Secp256k1, secp256k1 } from '#chain/secp256k1'
 import { linkChallenges } from '#provider_accounts/withdrawal_wallet_consent'
 import {
+  KEY_INDEX,
   type RecoverableSignature,
   type SignatureTamper,
   TEST_KEYS,
   pureJsSecp256k1,
   signHash,
-  signatureTampers,
+  signingTampers,
+  tallyCases,
+  tamperName,
   tamperSignature,
   withHighS,
 } from '#tests/support/secp256k1'
@@ -92,8 +95,6 @@ interface MessageCase {
   format: 'plain' | 'prefixed' | 'uppercase'
 }
 
-const KEY_INDEX = fc.nat(TEST_KEYS.length - 1)
-
 const messageCases: fc.Arbitrary<MessageCase> = fc.record({
   key: KEY_INDEX,
   compressed: fc.boolean(),
@@ -117,19 +118,10 @@ const messageCases: fc.Arbitrary<MessageCase> = fc.record({
   tamper: fc.oneof(
     { weight: 5, arbitrary: fc.constant({ kind: 'none' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'message' as const }) },
-    {
-      weight: 4,
-      arbitrary: fc.record({ kind: fc.constant('signature' as const), tamper: signatureTampers }),
-    },
-    {
-      weight: 2,
-      arbitrary: fc.record({ kind: fc.constant('other_key' as const), key: KEY_INDEX }),
-    },
+    signingTampers.signature,
+    signingTampers.otherKey,
     { weight: 1, arbitrary: fc.constant({ kind: 'other_network' as const }) },
-    {
-      weight: 3,
-      arbitrary: fc.record({ kind: fc.constant('high_s' as const), flipRecoveryId: fc.boolean() }),
-    }
+    signingTampers.highS
   ),
   hint: fc.constantFrom<Hint>(
     'none',
@@ -225,40 +217,31 @@ function formatted(hexText: string, format: MessageCase['format']) {
 }
 
 function differential(curve: Secp256k1, runs: number) {
-  const tally = new Map<string, number>()
-  const count = (name: string) => tally.set(name, (tally.get(name) ?? 0) + 1)
-  fc.assert(
-    fc.property(messageCases, (testCase) => {
-      const signed = signedMessageOf(testCase)
-      const expected = stacksVerdict(signed)
-      const verdict = isSignedBy(signed, curve)
-      if (verdict !== expected.signed) {
-        throw new Error(`@stacks/transactions says ${expected.signed}, isSignedBy ${verdict}`)
-      }
-      const verdictName = expected.signed ? 'accepted' : 'refused'
-      if (expected.key && (tally.get('accepted') ?? 0) % 10 === 0) {
-        const bySignatureCheck = verifyMessageSignatureRsv({
-          message: signed.message,
-          signature: signed.signature.replace(/^0x/, '').toLowerCase(),
-          publicKey: expected.key,
-        })
-        if (!bySignatureCheck) throw new Error('verifyMessageSignatureRsv refuses it')
-        count('checked by @stacks/encryption')
-      }
-      const kind =
-        testCase.tamper.kind === 'high_s'
-          ? `high_s ${testCase.tamper.flipRecoveryId ? 'flipped' : 'same'} recovery id`
-          : testCase.tamper.kind
-      count(`${kind} ${verdictName}`)
-      count(`${testCase.message.kind} ${verdictName}`)
-      count(
-        `${testCase.network} ${testCase.compressed ? 'compressed' : 'uncompressed'} ${verdictName}`
-      )
-      count(verdictName)
-    }),
-    { seed: SEED, numRuns: runs, endOnFailure: true }
-  )
-  return tally
+  return tallyCases(messageCases, { seed: SEED, runs }, (testCase, tally) => {
+    const signed = signedMessageOf(testCase)
+    const expected = stacksVerdict(signed)
+    const verdict = isSignedBy(signed, curve)
+    if (verdict !== expected.signed) {
+      throw new Error(`@stacks/transactions says ${expected.signed}, isSignedBy ${verdict}`)
+    }
+    const verdictName = expected.signed ? 'accepted' : 'refused'
+    const names = [
+      `${tamperName(testCase.tamper)} ${verdictName}`,
+      `${testCase.message.kind} ${verdictName}`,
+      `${testCase.network} ${testCase.compressed ? 'compressed' : 'uncompressed'} ${verdictName}`,
+      verdictName,
+    ]
+    if (expected.key && (tally.get('accepted') ?? 0) % 10 === 0) {
+      const bySignatureCheck = verifyMessageSignatureRsv({
+        message: signed.message,
+        signature: signed.signature.replace(/^0x/, '').toLowerCase(),
+        publicKey: expected.key,
+      })
+      if (!bySignatureCheck) throw new Error('verifyMessageSignatureRsv refuses it')
+      names.push('checked by @stacks/encryption')
+    }
+    return names
+  })
 }
 
 test.group('Signed message verification (differential against @stacks/transactions)', () => {

@@ -18,12 +18,15 @@ import {
 import { verifyOriginSignature } from '#chain/origin_signature'
 import { type Secp256k1, secp256k1 } from '#chain/secp256k1'
 import {
+  KEY_INDEX,
   type RecoverableSignature,
   type SignatureTamper,
   TEST_KEYS,
   pureJsSecp256k1,
   signHash,
-  signatureTampers,
+  signingTampers,
+  tallyCases,
+  tamperName,
   tamperSignature,
   withHighS,
 } from '#tests/support/secp256k1'
@@ -67,7 +70,6 @@ const RECIPIENTS = {
   testnet: TEST_KEYS.map(({ compressed }) => privateKeyToAddress(compressed.privateKey, 'testnet')),
 }
 
-const KEY_INDEX = fc.nat(TEST_KEYS.length - 1)
 const U64 = fc.bigInt(0n, 2n ** 64n - 1n)
 
 const transactionCases: fc.Arbitrary<TransactionCase> = fc.record({
@@ -94,18 +96,9 @@ const transactionCases: fc.Arbitrary<TransactionCase> = fc.record({
         xor: fc.integer({ min: 1, max: 255 }),
       }),
     },
-    {
-      weight: 4,
-      arbitrary: fc.record({ kind: fc.constant('signature' as const), tamper: signatureTampers }),
-    },
-    {
-      weight: 2,
-      arbitrary: fc.record({ kind: fc.constant('other_key' as const), key: KEY_INDEX }),
-    },
-    {
-      weight: 3,
-      arbitrary: fc.record({ kind: fc.constant('high_s' as const), flipRecoveryId: fc.boolean() }),
-    }
+    signingTampers.signature,
+    signingTampers.otherKey,
+    signingTampers.highS
   ),
 })
 
@@ -173,38 +166,29 @@ function stacksVerdict(tx: StacksTransactionWire): boolean {
 
 /** Runs the differential and returns how many cases of each kind each side accepted and refused. */
 function differential(curve: Secp256k1, runs: number) {
-  const tally = new Map<string, number>()
-  const count = (name: string) => tally.set(name, (tally.get(name) ?? 0) + 1)
-  fc.assert(
-    fc.property(transactionCases, (testCase) => {
-      const tx = transactionOf(testCase)
-      if (!tx || !isSingleSig(tx.auth.spendingCondition)) {
-        count('not a single-signature transaction')
-        return
-      }
-      const expected = stacksVerdict(tx)
-      const verdict = verifyOriginSignature(tx, curve)
-      if (verdict.ok !== expected) {
-        throw new Error(
-          `verifyOrigin() says ${expected}, verifyOriginSignature ${JSON.stringify(verdict)}`
-        )
-      }
-      const encoding =
-        tx.auth.spendingCondition.keyEncoding === PubKeyEncoding.Compressed
-          ? 'compressed'
-          : 'uncompressed'
-      const kind =
-        testCase.tamper.kind === 'high_s'
-          ? `high_s ${testCase.tamper.flipRecoveryId ? 'flipped' : 'same'} recovery id`
-          : testCase.tamper.kind
-      const verdictName = expected ? 'accepted' : 'refused'
-      count(`${kind} ${verdictName}`)
-      count(`${testCase.network} ${encoding} ${verdictName}`)
-      count(verdictName)
-    }),
-    { seed: SEED, numRuns: runs, endOnFailure: true }
-  )
-  return tally
+  return tallyCases(transactionCases, { seed: SEED, runs }, (testCase) => {
+    const tx = transactionOf(testCase)
+    if (!tx || !isSingleSig(tx.auth.spendingCondition)) {
+      return ['not a single-signature transaction']
+    }
+    const expected = stacksVerdict(tx)
+    const verdict = verifyOriginSignature(tx, curve)
+    if (verdict.ok !== expected) {
+      throw new Error(
+        `verifyOrigin() says ${expected}, verifyOriginSignature ${JSON.stringify(verdict)}`
+      )
+    }
+    const encoding =
+      tx.auth.spendingCondition.keyEncoding === PubKeyEncoding.Compressed
+        ? 'compressed'
+        : 'uncompressed'
+    const verdictName = expected ? 'accepted' : 'refused'
+    return [
+      `${tamperName(testCase.tamper)} ${verdictName}`,
+      `${testCase.network} ${encoding} ${verdictName}`,
+      verdictName,
+    ]
+  })
 }
 
 test.group('Origin signature verification (differential against verifyOrigin)', () => {

@@ -54,14 +54,19 @@ test.group('Reading a feed through its source', (group) => {
     }
   })
 
-  /** A reader with a cache of its own, so tests do not share cached values. */
-  async function reader() {
-    return new FeedReader(
+  /**
+   * A feed on the scripted source, and a reader with a cache of its own, so
+   * tests do not share cached values.
+   */
+  async function scriptedFeed() {
+    const feed = await createFeed({ slug: 'scripted-feed', sourceType: 'scripted' })
+    const feeds = new FeedReader(
       await app.container.make('feeds.sources'),
       new FeedCache(clock, { maxEntries: 100 }),
       await app.container.make(FeedStats),
       clock
     )
+    return { feed, feeds }
   }
 
   async function statsOf(feedId: string) {
@@ -72,8 +77,7 @@ test.group('Reading a feed through its source', (group) => {
   test('serves the cached value while it is younger than the TTL, then fetches again', async ({
     assert,
   }) => {
-    const feed = await createFeed({ slug: 'scripted-feed', sourceType: 'scripted' })
-    const feeds = await reader()
+    const { feed, feeds } = await scriptedFeed()
     driver.answers(1)
     driver.answers(2)
 
@@ -93,8 +97,7 @@ test.group('Reading a feed through its source', (group) => {
   test('a failing source with nothing cached is source_unavailable, counted against uptime', async ({
     assert,
   }) => {
-    const feed = await createFeed({ slug: 'scripted-feed', sourceType: 'scripted' })
-    const feeds = await reader()
+    const { feed, feeds } = await scriptedFeed()
     driver.fails()
 
     await assert.rejects(() => feeds.read(feed, {}), E_SOURCE_UNAVAILABLE)
@@ -106,8 +109,7 @@ test.group('Reading a feed through its source', (group) => {
   test('serves the last good value flagged stale while younger than twice the TTL', async ({
     assert,
   }) => {
-    const feed = await createFeed({ slug: 'scripted-feed', sourceType: 'scripted' })
-    const feeds = await reader()
+    const { feed, feeds } = await scriptedFeed()
     driver.answers(7)
     driver.fails()
     driver.fails()
@@ -128,8 +130,7 @@ test.group('Reading a feed through its source', (group) => {
   test('concurrent identical requests share one fetch; other queries fetch their own', async ({
     assert,
   }) => {
-    const feed = await createFeed({ slug: 'scripted-feed', sourceType: 'scripted' })
-    const feeds = await reader()
+    const { feed, feeds } = await scriptedFeed()
     driver.answers(1)
     driver.answers(2)
 
@@ -145,8 +146,7 @@ test.group('Reading a feed through its source', (group) => {
   })
 
   test('a bug in a driver is not disguised as an unavailable source', async ({ assert }) => {
-    const feed = await createFeed({ slug: 'scripted-feed', sourceType: 'scripted' })
-    const feeds = await reader()
+    const { feed, feeds } = await scriptedFeed()
 
     await assert.rejects(() => feeds.read(feed, {}), 'no scripted answer left')
     assert.isNull(await statsOf(feed.id))

@@ -609,22 +609,23 @@ test.group('Auditing the ledger', (group) => {
     return command
   }
 
-  test('a ledger of balanced postings passes the audit', async ({ assert }) => {
+  /** A confirmed payment of `amount` for a feed of the provider (null: a built-in feed), posted. */
+  async function postPayment(amount: bigint, providerId: string | null) {
     const { ledger } = await services()
+    await post({
+      kind: 'payment',
+      reference: await paymentRow(amount),
+      entries: ledger.paymentEntries({ amount, providerId }),
+    })
+  }
+
+  test('a ledger of balanced postings passes the audit', async ({ assert }) => {
     const provider = await createProviderRow()
     const audit = await app.container.make(LedgerAudit)
     const before = await audit.run()
 
-    await post({
-      kind: 'payment',
-      reference: await paymentRow(5000n),
-      entries: ledger.paymentEntries({ amount: 5000n, providerId: provider.id }),
-    })
-    await post({
-      kind: 'payment',
-      reference: await paymentRow(5000n),
-      entries: ledger.paymentEntries({ amount: 5000n, providerId: null }),
-    })
+    await postPayment(5000n, provider.id)
+    await postPayment(5000n, null)
     const after = await audit.run()
     const command = await runCommand()
 
@@ -668,13 +669,9 @@ test.group('Auditing the ledger', (group) => {
   test("a provider's cached balance that drifts from its ledger account is reported", async ({
     assert,
   }) => {
-    const { db, ledger } = await services()
+    const { db } = await services()
     const provider = await createProviderRow('drifting')
-    await post({
-      kind: 'payment',
-      reference: await paymentRow(10_000n),
-      entries: ledger.paymentEntries({ amount: 10_000n, providerId: provider.id }),
-    })
+    await postPayment(10_000n, provider.id)
     await db.from('providers').where('id', provider.id).update({ pending_revenue_microstx: 1 })
 
     const audit = await app.container.make(LedgerAudit)
@@ -688,13 +685,9 @@ test.group('Auditing the ledger', (group) => {
   test("the totals an account's limit is checked against that drift from its entries are reported", async ({
     assert,
   }) => {
-    const { db, ledger } = await services()
+    const { db } = await services()
     const provider = await createProviderRow('kept')
-    await post({
-      kind: 'payment',
-      reference: await paymentRow(10_000n),
-      entries: ledger.paymentEntries({ amount: 10_000n, providerId: provider.id }),
-    })
+    await postPayment(10_000n, provider.id)
     const account = accounts.providerPending(provider.id).name
     await db.from('ledger_accounts').where('name', account).update({ credits_microstx: 1 })
 

@@ -1,4 +1,5 @@
 import { getAddressFromPrivateKey, randomPrivateKey } from '@stacks/transactions'
+import { type ClientOptions, createClient } from '../../src/client.ts'
 
 export const BASE_URL = 'http://tollbooth.test'
 export const STACKS_API = 'http://stacks.test'
@@ -14,6 +15,26 @@ export function stubFetch(handle: (request: Request) => Response | Promise<Respo
     return handle(request)
   }
   return { fetch, requests }
+}
+
+/**
+ * A devnet client of the stand-in service, paying from PRIVATE_KEY through `fetch`
+ * (a fee of 180 µSTX, a per-call cap of 0.01 STX), with `options`.
+ */
+export function stubClient(
+  fetch: typeof globalThis.fetch,
+  options: Pick<ClientOptions, 'budgetMicrostx'> & Partial<ClientOptions>
+) {
+  return createClient({
+    baseUrl: BASE_URL,
+    network: 'devnet',
+    privateKey: PRIVATE_KEY,
+    stacksApiUrl: STACKS_API,
+    feeMicrostx: 180,
+    maxPerCallMicrostx: 10_000,
+    fetch,
+    ...options,
+  })
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}) {
