@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { StrictValues } from '@adonisjs/lucid/types/querybuilder'
+import { prepared } from '#core/prepared'
 
 /** One SELECT, as `rawQuery` takes it (`?` placeholders). */
 export interface Select {
@@ -17,16 +17,15 @@ export type TextRow = Record<string, string | boolean | null | object>
  * decimal text, as pg hands over bigint and numeric (µSTX stay exact), and
  * timestamps as ISO text. Returns each SELECT's rows, in order.
  *
- * `prepared` names the statement after its text, so PostgreSQL plans it once
- * per connection: for a caller that runs the same one over and over (the
- * simulation checks twenty SELECTs after every step, and spent most of that
- * time planning). Not for a one-off: a named statement stays on its pooled
- * connection, and a transaction-mode connection pooler may not keep it.
+ * `prepared` plans the statement once per connection (app/core/prepared.ts):
+ * for a caller that runs the same one over and over (the simulation checks
+ * twenty SELECTs after every step, and spent most of that time planning).
+ * Not for a one-off: a named statement stays on its pooled connection.
  */
 export async function selectTogether(
   client: QueryClientContract,
   selects: readonly Select[],
-  { prepared = false } = {}
+  { prepared: planOnce = false } = {}
 ): Promise<TextRow[][]> {
   if (selects.length === 0) return []
   const union = selects
@@ -41,10 +40,7 @@ export async function selectTogether(
     text,
     selects.flatMap((select) => select.bindings ?? [])
   )
-  if (prepared) {
-    query.knexQuery.options({ name: `together_${createHash('sha1').update(text).digest('hex')}` })
-  }
-  const result = await query
+  const result = await (planOnce ? prepared(query) : query)
   const rows: TextRow[][] = selects.map(() => [])
   for (const { part, row } of result.rows as { part: number; row: TextRow | null }[]) {
     rows[part].push(row ?? {})

@@ -1,6 +1,7 @@
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { accounts } from '#ledger/accounts'
 import { type Microstx, formatStx, parseMicrostx } from '#ledger/money'
+import { prepared } from '#core/prepared'
 
 /**
  * What the platform owes a wallet: its credit account's credits less its
@@ -13,11 +14,13 @@ export async function creditBalanceOf(
   client: QueryClientContract,
   address: string
 ): Promise<Microstx> {
-  const row = await client
-    .from('ledger_accounts')
-    .where('name', accounts.buyerCredit(address).name)
-    .select('credits_microstx', 'debits_microstx')
-    .first()
+  const found = await prepared(
+    client.rawQuery(
+      'SELECT credits_microstx, debits_microstx FROM ledger_accounts WHERE name = ?',
+      [accounts.buyerCredit(address).name]
+    )
+  )
+  const row = found.rows[0]
   return row ? parseMicrostx(row.credits_microstx) - parseMicrostx(row.debits_microstx) : 0n
 }
 

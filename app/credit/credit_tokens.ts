@@ -6,6 +6,7 @@ import { Clock } from '#core/clock'
 import type { CreditLimits } from '#credit/credit_token_terms'
 import type { CreditConfigValues } from '#credit/define_config'
 import { type Microstx, parseMicrostx } from '#ledger/money'
+import { prepared } from '#core/prepared'
 
 /** The prefix of a credit token: a secret scanner (and a person) can tell what leaked. */
 const PREFIX = 'tbc_'
@@ -63,11 +64,14 @@ export class CreditTokens {
   /** The unexpired token `value` names, or null. */
   async find(value: string): Promise<CreditToken | null> {
     if (!value.startsWith(PREFIX) || value.length > MAX_TOKEN_LENGTH) return null
-    const row = await this.db
-      .from('credit_tokens')
-      .where('token_hash', hashOf(value))
-      .where('expires_at', '>', new Date(this.clock.now()))
-      .first()
+    const found = await prepared(
+      this.db.rawQuery(
+        `SELECT id, address, spend_cap_microstx, max_price_microstx, spent_microstx, expires_at
+           FROM credit_tokens WHERE token_hash = ? AND expires_at > ?`,
+        [hashOf(value), new Date(this.clock.now())]
+      )
+    )
+    const row = found.rows[0]
     if (!row) return null
     return {
       id: row.id,
@@ -86,11 +90,13 @@ export class CreditTokens {
    * take turns, and the database's CHECK backs the cap.
    */
   async spend(client: QueryClientContract, tokenId: string, price: Microstx) {
-    const updated = await client.rawQuery(
-      `UPDATE credit_tokens SET spent_microstx = spent_microstx + ?
-        WHERE id = ? AND spent_microstx + ? <= spend_cap_microstx AND expires_at > ?
-        RETURNING spent_microstx`,
-      [price.toString(), tokenId, price.toString(), new Date(this.clock.now())]
+    const updated = await prepared(
+      client.rawQuery(
+        `UPDATE credit_tokens SET spent_microstx = spent_microstx + ?
+          WHERE id = ? AND spent_microstx + ? <= spend_cap_microstx AND expires_at > ?
+          RETURNING spent_microstx`,
+        [price.toString(), tokenId, price.toString(), new Date(this.clock.now())]
+      )
     )
     const row = updated.rows[0]
     return row ? { spent: parseMicrostx(row.spent_microstx) } : null

@@ -3,6 +3,7 @@ import logger from '@adonisjs/core/services/logger'
 import { Database } from '@adonisjs/lucid/database'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
+import { prepared } from '#core/prepared'
 import { type LedgerAccount, accounts } from '#ledger/accounts'
 import { type Microstx, parseMicrostx } from '#ledger/money'
 import { splitPayment } from '#ledger/split'
@@ -278,7 +279,10 @@ export class Ledger {
  * locks that inserting a feed or a withdrawal takes on its provider. A
  * provider's own account is not locked by name: every posting that touches
  * it holds its provider's lock already (a provider feed's payment takes one
- * lock, a built-in feed's none).
+ * lock, a built-in feed's none). A posting whose only such row is one
+ * account (a built-in feed bought from credit) takes no lock first: the
+ * entries' trigger locks that row as it updates it, and there is no order to
+ * keep with nothing else.
  */
 async function lockTouched(trx: TransactionClientContract, { entries }: Posting) {
   const providerIds = [...new Set(entries.flatMap(({ account }) => account.providerId ?? []))]
@@ -289,6 +293,7 @@ async function lockTouched(trx: TransactionClientContract, { entries }: Posting)
       )
     ),
   ]
+  if (providerIds.length === 0 && limited.length === 1) return
   if (providerIds.length > 0) {
     await trx.rawQuery(
       'SELECT id FROM providers WHERE id = ANY(?::uuid[]) ORDER BY id FOR NO KEY UPDATE',
@@ -316,8 +321,9 @@ async function insert(
   // in one statement: no entry is inserted when (kind, reference) was posted before.
   let inserted
   try {
-    inserted = await trx.rawQuery(
-      `WITH opened AS (
+    inserted = await prepared(
+      trx.rawQuery(
+        `WITH opened AS (
          INSERT INTO ledger_accounts (name, kind, provider_id, wallet_address, may_go_negative)
          VALUES ${opened.map(() => `(?, ?, NULLIF(?, '')::uuid, NULLIF(?, ''), ?)`).join(', ')}
          ON CONFLICT (name) DO NOTHING
@@ -330,18 +336,19 @@ async function insert(
        SELECT posted.id, entry.account, entry.amount
          FROM posted, (VALUES ${entries.map(() => '(?, ?::bigint)').join(', ')}) AS entry (account, amount)
        RETURNING transaction_id`,
-      [
-        ...opened.flatMap((account) => [
-          account.name,
-          account.kind,
-          account.providerId ?? '',
-          account.walletAddress ?? '',
-          account.mayGoNegative,
-        ]),
-        kind,
-        reference,
-        ...entries.flatMap((entry) => [entry.account.name, entry.amount.toString()]),
-      ]
+        [
+          ...opened.flatMap((account) => [
+            account.name,
+            account.kind,
+            account.providerId ?? '',
+            account.walletAddress ?? '',
+            account.mayGoNegative,
+          ]),
+          kind,
+          reference,
+          ...entries.flatMap((entry) => [entry.account.name, entry.amount.toString()]),
+        ]
+      )
     )
   } catch (error) {
     // check_violation: a name, kind or limit that disagree; foreign_key_violation: no such provider.

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { Clock } from '#core/clock'
 import type { Microstx } from '#ledger/money'
+import { prepared } from '#core/prepared'
 
 export type PaidCall = PaidCallFields &
   /** How it was paid: an on-chain payment (its txid) or credit (its credit call). */
@@ -32,21 +33,23 @@ export class QueryLog {
   constructor(private clock: Clock) {}
 
   async recordPaidCall(trx: TransactionClientContract, call: PaidCall) {
-    await trx.rawQuery(
-      `INSERT INTO query_log (feed_id, txid, credit_call_id, payer, agent_name, price_microstx,
+    await prepared(
+      trx.rawQuery(
+        `INSERT INTO query_log (feed_id, txid, credit_call_id, payer, agent_name, price_microstx,
          provider_share_microstx, response_ms, created_at)
        VALUES (?, NULLIF(?, ''), NULLIF(?, '')::uuid, ?, NULLIF(?, ''), ?, ?, ?, ?)`,
-      [
-        call.feedId,
-        call.txid ?? '',
-        call.creditCallId ?? '',
-        call.payer,
-        call.agentName ?? '',
-        call.price.toString(),
-        call.providerShare.toString(),
-        call.responseMs,
-        new Date(this.clock.now()),
-      ]
+        [
+          call.feedId,
+          call.txid ?? '',
+          call.creditCallId ?? '',
+          call.payer,
+          call.agentName ?? '',
+          call.price.toString(),
+          call.providerShare.toString(),
+          call.responseMs,
+          new Date(this.clock.now()),
+        ]
+      )
     )
   }
 }

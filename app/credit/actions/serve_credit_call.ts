@@ -19,6 +19,7 @@ import { paidBody } from '#payments/paid_body'
 import type { PaidCallResult } from '#payments/paid_call_response'
 import { type PaymentRequired, resourceIdentity } from '#payments/x402'
 import { QueryLog } from '#stats/query_log'
+import { prepared } from '#core/prepared'
 
 export interface CreditCallRequest {
   feed: Feed
@@ -178,23 +179,25 @@ export class ServeCreditCall {
     { resource, price, body }: { resource: string; price: Microstx; body: string }
   ): Promise<{ balance: Microstx; tokenRemaining: Microstx } | Refusal> {
     const responseMs = this.clock.now() - request.startedAt
-    const inserted = await trx.rawQuery(
-      `INSERT INTO credit_calls (token_id, payer, feed_id, resource, payment_identifier,
+    const inserted = await prepared(
+      trx.rawQuery(
+        `INSERT INTO credit_calls (token_id, payer, feed_id, resource, payment_identifier,
          price_microstx, response, response_ms, created_at)
        VALUES (?, ?, ?, ?, NULLIF(?, ''), ?, ?, ?, ?)
        ON CONFLICT (payer, payment_identifier) DO NOTHING
        RETURNING id`,
-      [
-        token.id,
-        token.address,
-        request.feed.id,
-        resource,
-        request.paymentIdentifier ?? '',
-        price.toString(),
-        body,
-        responseMs,
-        new Date(this.clock.now()),
-      ]
+        [
+          token.id,
+          token.address,
+          request.feed.id,
+          resource,
+          request.paymentIdentifier ?? '',
+          price.toString(),
+          body,
+          responseMs,
+          new Date(this.clock.now()),
+        ]
+      )
     )
     // The call first: a concurrent retry with the same payment-identifier waits here on the
     // first's row and answers its bytes, rather than be refused by the spend the first made.
@@ -210,11 +213,16 @@ export class ServeCreditCall {
 
     const providerId = request.feed.providerId
     const paidFrom = accounts.buyerCredit(token.address)
-    await this.ledger.post(trx, {
-      kind: 'credit_call',
-      reference: callId,
-      entries: this.ledger.paymentEntries({ amount: price, providerId, paidFrom }),
-    })
+    // No savepoint: a refused posting rolls the whole call back (#debit).
+    await this.ledger.post(
+      trx,
+      {
+        kind: 'credit_call',
+        reference: callId,
+        entries: this.ledger.paymentEntries({ amount: price, providerId, paidFrom }),
+      },
+      { savepoint: false }
+    )
     await this.queryLog.recordPaidCall(trx, {
       feedId: request.feed.id,
       creditCallId: callId,
