@@ -57,73 +57,80 @@ async function broadcast(nodeUrl: string, txid: string) {
   }
 }
 
+/** The two ways an operator stops `npm start` (docs/operations.md#processes). */
+const STOPS = [
+  { way: 'SIGTERM to the primary', ownGroup: false },
+  { way: 'Ctrl-C: SIGINT to every process of its group', ownGroup: true },
+]
+
 /**
- * The operator stops `npm start` with SIGTERM (docs/operations.md#processes)
- * while buyers' paid calls wait for their block: the calls still get their
- * answer, the instance takes no new connection meanwhile, and every process
- * exits 0. The devnet mines only when told, so the calls stay in flight for
- * as long as the test needs.
+ * The operator stops `npm start` while buyers' paid calls wait for their
+ * block: the calls still get their answer, the instance takes no new
+ * connection meanwhile, and every process exits 0. The devnet mines only
+ * when told, so the calls stay in flight for as long as the test needs.
  */
-test.group('npm start stopped with SIGTERM', (group) => {
+test.group('npm start stopped by the operator', (group) => {
   // The paid calls commit what they write: emptied afterwards, the built-in feeds' counters restored.
   group.each.setup(() => emptyMarketplaceLater())
 
-  test('finishes the paid calls in flight, refuses new connections meanwhile, exits 0', async ({
-    assert,
-    cleanup,
-  }) => {
-    const chain = await pointAppAtDevnet({ blockTimeMs: null })
-    const simulator = await new UpstreamSimulator().listen()
-    const instance = await startInstance(2, {
-      STACKS_API_URL: chain.devnet.url,
-      UPSTREAM_SIMULATOR_URL: simulator.url,
-    })
-    const agent = new Agent({ keepAlive: true })
-    cleanup(async () => {
-      agent.destroy()
-      await instance.stop()
-      await simulator.close()
-      await chain.cleanup()
-    })
-    const feed = `${instance.url}/feeds/whale-alerts`
-    const quote = await get(feed, agent)
-    const required = quote.body as PaymentRequired
-    const { payTo, amount } = required.accepts[0]
-
-    // Two buyers' calls on two connections, the second once the first waits for its block: the
-    // cluster hands consecutive connections to its workers in turn, so each worker has one.
-    const calls = []
-    for (const buyer of DEVNET_ACCOUNTS.slice(1, 3)) {
-      const tx = await transfer({
-        senderKey: buyer.privateKey,
-        recipient: payTo,
-        amount: BigInt(amount),
-        nonce: 0n,
-      })
-      calls.push(
-        get(feed, new Agent({ keepAlive: true }), {
-          'payment-signature': paymentHeader(required, tx.serialize()),
-        })
+  test('{way}: finishes the paid calls in flight, refuses new connections meanwhile, exits 0')
+    .with(STOPS)
+    .run(async ({ assert, cleanup }, stop) => {
+      const chain = await pointAppAtDevnet({ blockTimeMs: null })
+      const simulator = await new UpstreamSimulator().listen()
+      const instance = await startInstance(
+        2,
+        { STACKS_API_URL: chain.devnet.url, UPSTREAM_SIMULATOR_URL: simulator.url },
+        { ownGroup: stop.ownGroup }
       )
-      await broadcast(chain.devnet.url, tx.txid())
-    }
+      const agent = new Agent({ keepAlive: true })
+      cleanup(async () => {
+        agent.destroy()
+        await instance.stop()
+        await simulator.close()
+        await chain.cleanup()
+      })
+      const feed = `${instance.url}/feeds/whale-alerts`
+      const quote = await get(feed, agent)
+      const required = quote.body as PaymentRequired
+      const { payTo, amount } = required.accepts[0]
 
-    instance.child.kill('SIGTERM')
-    await refused(Number(new URL(instance.url).port))
-    await chain.devnet.mine()
-    const answers = await Promise.all(calls)
-    const exitCode = await instance.stop()
+      // Two buyers' calls on two connections, the second once the first waits for its block: the
+      // cluster hands consecutive connections to its workers in turn, so each worker has one.
+      const calls = []
+      for (const buyer of DEVNET_ACCOUNTS.slice(1, 3)) {
+        const tx = await transfer({
+          senderKey: buyer.privateKey,
+          recipient: payTo,
+          amount: BigInt(amount),
+          nonce: 0n,
+        })
+        calls.push(
+          get(feed, new Agent({ keepAlive: true }), {
+            'payment-signature': paymentHeader(required, tx.serialize()),
+          })
+        )
+        await broadcast(chain.devnet.url, tx.txid())
+      }
 
-    for (const answer of answers) {
-      assert.equal(answer.status, 200, JSON.stringify(answer.body))
-      assert.equal(answer.body.price, Number(amount))
-      assert.isNotEmpty(answer.body.data)
-      // The worker ends the connection after the answer: a client cannot keep a stopping worker alive.
-      assert.equal(answer.headers.connection, 'close')
-    }
-    assert.equal(exitCode, 0)
-    assert.notMatch(instance.output(), /stopped \((code [1-9]|signal)/)
-  }).timeout(90_000)
+      if (stop.ownGroup) instance.interrupt()
+      else instance.child.kill('SIGTERM')
+      await refused(Number(new URL(instance.url).port))
+      await chain.devnet.mine()
+      const answers = await Promise.all(calls)
+      const exitCode = await instance.stop()
+
+      for (const answer of answers) {
+        assert.equal(answer.status, 200, JSON.stringify(answer.body))
+        assert.equal(answer.body.price, Number(amount))
+        assert.isNotEmpty(answer.body.data)
+        // The worker ends the connection after the answer: a client cannot keep a stopping worker alive.
+        assert.equal(answer.headers.connection, 'close')
+      }
+      assert.equal(exitCode, 0)
+      assert.notMatch(instance.output(), /stopped \((code [1-9]|signal)/)
+    })
+    .timeout(90_000)
 })
 
 test.group('The HTTP drain', () => {
