@@ -25,16 +25,19 @@ function log(message: string) {
  * worker starts alone: without DATABASE_URL it starts the embedded
  * PostgreSQL the others then reuse, and a configuration it refuses stops the
  * instance before more start. A worker that dies later is started again. On
- * SIGTERM (or SIGINT) every worker is asked to stop — an HTTP worker closes
- * its server and finishes the requests in flight first (AdonisJS's graceful
- * shutdown, bin/ignitor.ts) — and the first web worker last, since it may
- * own the embedded PostgreSQL; the primary exits once they all have.
+ * SIGTERM (or SIGINT) every worker is asked to stop at once — an HTTP worker
+ * stops accepting connections and finishes the requests in flight first
+ * (bin/http_drain.ts) — except that without DATABASE_URL the first web
+ * worker, which owns the embedded PostgreSQL, stops after the others; the
+ * primary exits once they all have.
  */
 export async function runPrimary() {
   let budget: ReturnType<typeof processBudget>
+  let embeddedDatabase: boolean
   try {
     // Validated here once: a bad variable stops the instance in one line before any worker starts.
     const { default: env } = await import('../start/env.js')
+    embeddedDatabase = !env.get('DATABASE_URL')
     budget = processBudget({
       webWorkers: env.get('WEB_CONCURRENCY'),
       maxConnections: env.get('DB_MAX_CONNECTIONS'),
@@ -89,12 +92,15 @@ export async function runPrimary() {
     if (stopping) return
     stopping = true
     log('stopping')
-    const first = [...roles].find(([, role]) => role.kind === 'web' && role.slot === 1)?.[0]
+    const first = embeddedDatabase
+      ? [...roles].find(([, role]) => role.kind === 'web' && role.slot === 1)?.[0]
+      : undefined
     await stopWorkers([...roles.keys()].filter((worker) => worker !== first))
     if (first) await stopWorkers([first])
   }
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
+  // Every time: a signal repeated while the workers drain must not kill the primary under them.
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
 
   await listening(start({ kind: 'web', slot: 1 }))
   const others = []

@@ -27,5 +27,8 @@ export function createIgnitor() {
       if (cluster.isWorker) process.disconnect()
     })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+    // Ctrl-C signals every process of the terminal's group: a worker of `npm start` leaves it to
+    // the primary, which stops the workers with SIGTERM, letting them drain.
+    app.listenIf(cluster.isWorker && !app.managedByPm2, 'SIGINT', () => {})
   })
 }

@@ -50,6 +50,15 @@ export const service = new AppConfig({
   },
 
   /**
+   * How long an HTTP worker that was told to stop (SIGTERM) finishes the
+   * requests in flight before it closes their connections and exits
+   * (bin/http_drain.ts, docs/operations.md#processes): longer than a paid
+   * call takes, its upstream fetch and settlement budget included
+   * (config/payments.ts `settlementBudgetMs`, 25 s).
+   */
+  shutdownGraceMs: 30_000,
+
+  /**
    * The public base URL of the service ({base_url} in the spec). It names the
    * paid resources in x402 requirements and the Sign-In With Stacks domain.
    * Required in production (start/env.ts); localhost in development and tests.

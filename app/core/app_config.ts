@@ -13,10 +13,12 @@ export interface AppConfigValues {
   /** The public base URL of the service ({base_url} in the spec). */
   publicUrl: string
   requestLimits: RequestLimits
+  /** How long a stopping HTTP worker waits for its requests in flight before closing their connections. */
+  shutdownGraceMs: number
 }
 
 /**
- * The service's own settings, config/app.ts `service` (`publicUrl`, `requestLimits`;
+ * The service's own settings, config/app.ts `service` (`publicUrl`, `requestLimits`, `shutdownGraceMs`;
  * `http` is the framework's), bound by CoreProvider: `@inject()` classes
  * take it as an argument.
  */

@@ -20,13 +20,20 @@ export interface RunningProcess {
   printed(pattern: RegExp): Promise<string>
   /** SIGTERM, then its exit code (or signal). */
   stop(): Promise<number | string | null>
+  /** Ctrl-C in the terminal that started it: SIGINT to every process of its group (started with `ownGroup`). */
+  interrupt(): void
 }
 
-/** A long-running process of the app on the test database, as an operator starts it. */
-function run(args: string[], env: Record<string, string>): RunningProcess {
+/**
+ * A long-running process of the app on the test database, as an operator
+ * starts it; with `ownGroup`, in a process group of its own, as a terminal's
+ * foreground job (else in the test run's: Ctrl-C on the run stops it too).
+ */
+function run(args: string[], env: Record<string, string>, ownGroup = false): RunningProcess {
   const child = spawn(process.execPath, args, {
     cwd: app.appRoot.pathname,
     env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: testDatabaseUrl(), ...env },
+    detached: ownGroup,
   })
   let output = ''
   const waiters: Array<() => void> = []
@@ -57,23 +64,35 @@ function run(args: string[], env: Record<string, string>): RunningProcess {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       return exited
     },
+    interrupt() {
+      process.kill(-child.pid!, 'SIGINT')
+    },
   }
 }
 
 /**
  * `npm start` (bin/server.ts) with `webWorkers` HTTP workers and its
  * scheduler on a free port, once every worker listens; `url` is its base URL.
+ * `ownGroup`: in a process group of its own (see `interrupt()`).
  */
-export async function startInstance(webWorkers: number, env: Record<string, string> = {}) {
+export async function startInstance(
+  webWorkers: number,
+  env: Record<string, string> = {},
+  options: { ownGroup?: boolean } = {}
+) {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const instance = run(['--import=@poppinss/ts-exec', 'bin/server.ts'], {
-    WEB_CONCURRENCY: String(webWorkers),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    ...env,
-  })
+  const instance = run(
+    ['--import=@poppinss/ts-exec', 'bin/server.ts'],
+    {
+      WEB_CONCURRENCY: String(webWorkers),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      ...env,
+    },
+    options.ownGroup
+  )
   await instance.printed(/ready: \d+ HTTP worker/)
   return { ...instance, url }
 }
