@@ -110,6 +110,23 @@ test.group("A wallet's balance and statement", (group) => {
     assert.equal(total, 1_497_000n)
   })
 
+  test('a page says the size it was asked for, or the default, however many lines it holds', async ({
+    client,
+    assert,
+  }) => {
+    const wallet = newWallet()
+    await topUp(wallet.address, 1_000_000n)
+    await creditCall(wallet.address, 3_000n)
+    const { token } = await signIn(client, wallet.key)
+
+    const asked = await client.get('/credit/statement').qs({ limit: 5 }).bearerToken(token)
+    const unasked = await client.get('/credit/statement').bearerToken(token)
+
+    assert.lengthOf(asked.body().lines, 2)
+    assert.deepEqual(asked.body().pagination, { limit: 5, cursor: null })
+    assert.deepEqual(unasked.body().pagination, { limit: 20, cursor: null })
+  })
+
   test("a session sees only its own wallet's credit; no session, nothing", async ({
     client,
     assert,
