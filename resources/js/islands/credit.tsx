@@ -146,10 +146,9 @@ function WalletCredit({ address, minimum }: { address: string; minimum: bigint }
           <p class="muted">No top-ups, calls or refunds yet.</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="statement">
               <thead>
                 <tr>
-                  <th scope="col">When</th>
                   <th scope="col">What</th>
                   <th scope="col" class="num">
                     Amount
@@ -159,13 +158,15 @@ function WalletCredit({ address, minimum }: { address: string; minimum: bigint }
               <tbody>
                 {lines.map((line, index) => (
                   <tr key={index}>
-                    <td>{when(line.at)}</td>
                     <td>
                       {LINE_WORDS[line.kind]}
-                      {line.resource && <span class="mono small"> {line.resource}</span>}
+                      {line.resource && <span class="mono small resource"> {line.resource}</span>}
                       {line.kind === 'refund' && line.status && (
                         <span class="muted small"> ({line.status})</span>
                       )}
+                      <time class="muted small" dateTime={line.at}>
+                        {when(line.at)}
+                      </time>
                     </td>
                     <td class="num mono">
                       {line.amount_microstx < 0 ? '' : '+'}
