@@ -40,4 +40,22 @@ test.group('The credit page', (group) => {
       }
     }
   })
+
+  test('a credit below the smallest refund is offered whole, not as a range that cannot be met', async ({
+    assert,
+  }) => {
+    const wallet = await creditedWallet(87_000n)
+    setWallet([wallet.key])
+    const { page } = session
+    await rememberWalletChoice(page)
+    await page.goto(session.url('/credit'))
+    await signInThroughPage(page, { picker: false })
+
+    const hint = page.getByText(/sent to ST/)
+    await hint.waitFor()
+    assert.match(
+      await hint.innerText(),
+      /^Your whole credit \(0\.087 STX\) only, as it is below the smallest refund \(0\.1 STX\), sent to /
+    )
+  })
 })

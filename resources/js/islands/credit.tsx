@@ -229,6 +229,11 @@ function RefundForm(props: {
     send.run(microstx)
   }
 
+  // Below the smallest refund only the whole credit can go back: "from 0.1 STX to 0.05 STX" says nothing.
+  const range =
+    props.balance < props.minimum
+      ? `Your whole credit (${stx(props.balance)}) only, as it is below the smallest refund (${stx(props.minimum)}),`
+      : `From ${formatStx(props.minimum)} STX (or less, when it is your whole credit) to your credit (${stx(props.balance)}),`
   return (
     <section class="card" aria-labelledby="refund-title">
       <h2 id="refund-title">Refund to your wallet</h2>
@@ -239,7 +244,7 @@ function RefundForm(props: {
           <Field
             id="refund-amount"
             label="Amount"
-            hint={`From ${formatStx(props.minimum)} STX (or less, when it is your whole credit) to your credit (${stx(props.balance)}), sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
+            hint={`${range} sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
             problem={problem}
           >
             <div class="input-prefix">
