@@ -9,7 +9,11 @@ import { MAX_CREDIT, stxLimit } from '#credit/credit_token_validators'
  */
 export const refundNonceValidator = vine.create({
   address: stacksWalletAddress(),
-  amount_stx: vine.any().use(stxLimit({ max: MAX_CREDIT })),
+  amount_stx: vine
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(?:\.\d{1,6})?$/)
+    .use(stxLimit({ max: MAX_CREDIT })),
 })
 
 /** POST /credit/refunds: the issued message and the wallet's signature of it. */
