@@ -5,14 +5,14 @@ import { MAX_PRICE } from '#provider_accounts/rules'
 import { MICROSTX_PER_STX, parseStx } from '#ledger/money'
 import { paymentIdentifierRule } from '#payments/x402_codec'
 
-/** A spend cap no wallet's credit reaches (far above any number of top-ups). */
-const MAX_SPEND_CAP = 1_000_000n * MICROSTX_PER_STX
+/** An amount of credit no wallet reaches (far above any number of top-ups): a spend cap's or a refund's bound. */
+export const MAX_CREDIT = 1_000_000n * MICROSTX_PER_STX
 
 /**
  * An amount of STX (decimal string or number, ≤ 6 decimals) above zero and at
  * most `max` µSTX, or at most the sibling field `notAbove` names; mutated to µSTX.
  */
-const stxLimit = vine.createRule(
+export const stxLimit = vine.createRule(
   (value: unknown, options: { max: bigint; notAbove?: string }, field: FieldContext) => {
     const parsed = typeof value === 'string' || typeof value === 'number' ? parseStx(value) : null
     if (parsed === null || parsed <= 0n || parsed > options.max) {
@@ -45,7 +45,7 @@ const stxLimit = vine.createRule(
 /** POST /credit/nonce: the wallet and the limits its credit token will have. */
 export const creditNonceValidator = vine.create({
   address: stacksWalletAddress(),
-  spend_cap_stx: vine.any().use(stxLimit({ max: MAX_SPEND_CAP })),
+  spend_cap_stx: vine.any().use(stxLimit({ max: MAX_CREDIT })),
   max_price_stx: vine.any().use(stxLimit({ max: MAX_PRICE, notAbove: 'spend_cap_stx' })),
 })
 

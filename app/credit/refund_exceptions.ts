@@ -2,12 +2,12 @@ import { defineError } from '#core/error_codes'
 
 export const E_REFUND_ABOVE_CREDIT = defineError<[available: string]>(
   'refund_above_credit',
-  'The amount is more than the credit (%s µSTX)'
+  'The amount is more than the credit (%s STX)'
 )
 
 export const E_REFUND_BELOW_MINIMUM = defineError<[minimum: string]>(
   'refund_below_minimum',
-  'A refund is at least %s µSTX, or the whole credit'
+  'A refund is at least %s STX, or the whole credit'
 )
 
 export const E_REFUND_NOT_FOUND = defineError<[id: string]>(

@@ -33,7 +33,8 @@ export function refundTermsOf(message: string): RefundTerms | null {
   const signer = signerOf(message)
   const stated = STATEMENT.exec(statementOf(message) ?? '')
   const amount = stated ? parseStx(stated[1]) : null
-  if (!signer || !stated || amount === null || stated[2] !== signer.address) return null
+  // A refund of nothing is no refund (the ledger posts no zero entry): refused as unknown.
+  if (!signer || !stated || !amount || stated[2] !== signer.address) return null
   if (refundStatement(amount, signer.address) !== stated[0]) return null
   return {
     address: signer.address,

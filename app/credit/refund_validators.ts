@@ -1,18 +1,19 @@
 import vine from '@vinejs/vine'
 import { challengeSignature, stacksWalletAddress } from '#auth/validators'
-import { parseStx } from '#ledger/money'
+import { MAX_CREDIT, stxLimit } from '#credit/credit_token_validators'
 
-const stxAmount = () =>
-  vine
+/**
+ * POST /credit/refunds/nonce: the wallet and the amount it refunds (STX, up
+ * to 6 decimals, above 0: a refund of nothing would be a posting of nothing);
+ * the amount mutated to µSTX.
+ */
+export const refundNonceValidator = vine.create({
+  address: stacksWalletAddress(),
+  amount_stx: vine
     .string()
     .trim()
     .regex(/^\d{1,12}(?:\.\d{1,6})?$/)
-    .transform((value) => parseStx(value)!)
-
-/** POST /credit/refunds/nonce: the wallet and the amount (STX, up to 6 decimals) it refunds. */
-export const refundNonceValidator = vine.create({
-  address: stacksWalletAddress(),
-  amount_stx: stxAmount(),
+    .use(stxLimit({ max: MAX_CREDIT })),
 })
 
 /** POST /credit/refunds: the issued message and the wallet's signature of it. */

@@ -27,17 +27,20 @@ function lineView(line: StatementLine) {
   }
 }
 
-/** GET /credit/statement's answer; `pagination.cursor` asks for the next (older) page. */
+/**
+ * GET /credit/statement's answer: `pagination.limit` is the page size asked
+ * (or the default), `pagination.cursor` asks for the next (older) page.
+ */
 export function statementView(
   address: string,
-  statement: { balance: Microstx; lines: StatementLine[]; more: boolean }
+  statement: { balance: Microstx; limit: number; lines: StatementLine[]; more: boolean }
 ) {
   const last = statement.lines.at(-1)
   return {
     ...creditBalanceView(address, statement.balance),
     lines: statement.lines.map(lineView),
     pagination: {
-      limit: statement.lines.length,
+      limit: statement.limit,
       cursor: statement.more && last ? encodeStatementCursor(last.id) : null,
     },
   }

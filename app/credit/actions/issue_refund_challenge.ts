@@ -5,7 +5,7 @@ import { creditBalanceOf } from '#credit/credit_balance'
 import { CreditConfig } from '#credit/define_config'
 import { E_REFUND_BELOW_MINIMUM } from '#credit/refund_exceptions'
 import { refundStatement } from '#credit/refund_terms'
-import type { Microstx } from '#ledger/money'
+import { formatStx, type Microstx } from '#ledger/money'
 
 /**
  * POST /credit/refunds/nonce: the message the wallet signs to refund
@@ -25,7 +25,7 @@ export class IssueRefundChallenge {
   async execute(address: string, amount: Microstx): Promise<IssuedChallenge> {
     const minimum = this.config.refund.minimumMicrostx
     if (amount < minimum && amount !== (await creditBalanceOf(this.db.connection(), address))) {
-      throw new E_REFUND_BELOW_MINIMUM([`${minimum}`])
+      throw new E_REFUND_BELOW_MINIMUM([formatStx(minimum)])
     }
     return this.challenges.issue(address, {
       purpose: 'credit_refund',

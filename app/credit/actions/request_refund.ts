@@ -8,6 +8,7 @@ import { creditBalanceOf } from '#credit/credit_balance'
 import { CreditConfig } from '#credit/define_config'
 import { E_REFUND_ABOVE_CREDIT, E_REFUND_BELOW_MINIMUM } from '#credit/refund_exceptions'
 import { type RefundTerms, refundStatement, refundTermsOf } from '#credit/refund_terms'
+import { formatStx } from '#ledger/money'
 import { consumeRateLimit } from '#start/limiter'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
@@ -78,10 +79,10 @@ export class RequestRefund {
         memoPrefix: this.chain.withdrawalMemoPrefix,
       })
       const left = await creditBalanceOf(trx, address)
-      if (!refund) throw new E_REFUND_ABOVE_CREDIT([`${left}`])
+      if (!refund) throw new E_REFUND_ABOVE_CREDIT([formatStx(left)])
       // Below the minimum only the whole credit: the debit locked the account, so no call can
       // have spent from it between the debit and this read.
-      if (amount < minimum && left !== 0n) throw new E_REFUND_BELOW_MINIMUM([`${minimum}`])
+      if (amount < minimum && left !== 0n) throw new E_REFUND_BELOW_MINIMUM([formatStx(minimum)])
       return refund
     })
   }

@@ -15,10 +15,11 @@ export class ShowCreditStatement {
   ) {}
 
   async execute(wallet: string, input: { cursor?: bigint; limit?: number }) {
+    const limit = input.limit ?? DEFAULT_LIMIT
     const [balance, page] = await Promise.all([
       creditBalanceOf(this.db.connection(), wallet),
-      this.statement.page(wallet, { before: input.cursor, size: input.limit ?? DEFAULT_LIMIT }),
+      this.statement.page(wallet, { before: input.cursor, size: limit }),
     ])
-    return { balance, ...page }
+    return { balance, limit, ...page }
   }
 }

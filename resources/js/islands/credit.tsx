@@ -146,10 +146,9 @@ function WalletCredit({ address, minimum }: { address: string; minimum: bigint }
           <p class="muted">No top-ups, calls or refunds yet.</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="statement">
               <thead>
                 <tr>
-                  <th scope="col">When</th>
                   <th scope="col">What</th>
                   <th scope="col" class="num">
                     Amount
@@ -159,13 +158,15 @@ function WalletCredit({ address, minimum }: { address: string; minimum: bigint }
               <tbody>
                 {lines.map((line, index) => (
                   <tr key={index}>
-                    <td>{when(line.at)}</td>
                     <td>
                       {LINE_WORDS[line.kind]}
-                      {line.resource && <span class="mono small"> {line.resource}</span>}
+                      {line.resource && <span class="mono small resource"> {line.resource}</span>}
                       {line.kind === 'refund' && line.status && (
                         <span class="muted small"> ({line.status})</span>
                       )}
+                      <time class="muted small" dateTime={line.at}>
+                        {when(line.at)}
+                      </time>
                     </td>
                     <td class="num mono">
                       {line.amount_microstx < 0 ? '' : '+'}
@@ -228,6 +229,11 @@ function RefundForm(props: {
     send.run(microstx)
   }
 
+  // Below the smallest refund only the whole credit can go back: "from 0.1 STX to 0.05 STX" says nothing.
+  const range =
+    props.balance < props.minimum
+      ? `Your whole credit (${stx(props.balance)}) only, as it is below the smallest refund (${stx(props.minimum)}),`
+      : `From ${formatStx(props.minimum)} STX (or less, when it is your whole credit) to your credit (${stx(props.balance)}),`
   return (
     <section class="card" aria-labelledby="refund-title">
       <h2 id="refund-title">Refund to your wallet</h2>
@@ -238,7 +244,7 @@ function RefundForm(props: {
           <Field
             id="refund-amount"
             label="Amount"
-            hint={`From ${formatStx(props.minimum)} STX (or less, when it is your whole credit) to your credit (${stx(props.balance)}), sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
+            hint={`${range} sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
             problem={problem}
           >
             <div class="input-prefix">

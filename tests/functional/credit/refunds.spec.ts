@@ -213,7 +213,7 @@ test.group('Refunding credit', (group) => {
 
     response.assertStatus(422)
     response.assertBodyContains({ error: { code: 'refund_above_credit' } })
-    assert.include(response.body().error.message, '1000000 µSTX')
+    assert.include(response.body().error.message, '(1 STX)')
     assert.lengthOf(await refundsOf(wallet.address), 0)
     assert.equal(await creditOf(wallet.address), 1n * STX)
     const unused = await db

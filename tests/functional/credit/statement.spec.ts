@@ -1,57 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { CreditTokens } from '#credit/credit_tokens'
-import { accounts } from '#ledger/accounts'
-import { Ledger } from '#ledger/ledger'
 import { useManualClock } from '#tests/support/clock'
 import { newWallet, topUp } from '#tests/support/credit'
+import { creditCall } from '#tests/support/credit_calls'
 import { signIn } from '#tests/support/sign_in'
 import { inGlobalTransaction } from '#tests/support/database'
-
-/** A call of `price` paid from the wallet's credit, on a built-in feed: its row and its posting. */
-async function creditCall(address: string, price: bigint) {
-  const ledger = await app.container.make(Ledger)
-  const feed = await db.from('feeds').whereNull('provider_id').select('id').firstOrFail()
-  const id = randomUUID()
-  await db.transaction(async (trx) => {
-    const [token] = await trx
-      .table('credit_tokens')
-      .insert({
-        token_hash: randomBytes(32).toString('hex'),
-        address,
-        spend_cap_microstx: '1000000',
-        max_price_microstx: '1000000',
-        spent_microstx: price.toString(),
-        sign_in_nonce: randomBytes(16).toString('hex'),
-        expires_at: new Date(Date.now() + 3_600_000),
-        created_at: new Date(),
-      })
-      .returning('id')
-    await trx.table('credit_calls').insert({
-      id,
-      token_id: token.id,
-      payer: address,
-      feed_id: feed.id,
-      resource: '/feeds/btc-price',
-      price_microstx: price.toString(),
-      response: '{}',
-      response_ms: 1,
-      created_at: new Date(),
-    })
-    await ledger.post(trx, {
-      kind: 'credit_call',
-      reference: id,
-      entries: ledger.paymentEntries({
-        amount: price,
-        providerId: null,
-        paidFrom: accounts.buyerCredit(address),
-      }),
-    })
-  })
-  return id
-}
 
 /** A credit token of the wallet's, issued as POST /credit/tokens issues one, expiring at `expiresAt`. */
 async function creditToken(address: string, expiresAt: Date) {
@@ -108,6 +64,23 @@ test.group("A wallet's balance and statement", (group) => {
       0n
     )
     assert.equal(total, 1_497_000n)
+  })
+
+  test('a page says the size it was asked for, or the default, however many lines it holds', async ({
+    client,
+    assert,
+  }) => {
+    const wallet = newWallet()
+    await topUp(wallet.address, 1_000_000n)
+    await creditCall(wallet.address, 3_000n)
+    const { token } = await signIn(client, wallet.key)
+
+    const asked = await client.get('/credit/statement').qs({ limit: 5 }).bearerToken(token)
+    const unasked = await client.get('/credit/statement').bearerToken(token)
+
+    assert.lengthOf(asked.body().lines, 2)
+    assert.deepEqual(asked.body().pagination, { limit: 5, cursor: null })
+    assert.deepEqual(unasked.body().pagination, { limit: 20, cursor: null })
   })
 
   test("a session sees only its own wallet's credit; no session, nothing", async ({
