@@ -1,6 +1,5 @@
 import { BaseCommand, args, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import { EXIT, runCli } from '#agent/cli'
 import { ChainConfig } from '#chain/define_config'
 import { explorerLink } from '#chain/explorer'
 import { publicUrl } from '#core/public_url'
@@ -13,6 +12,9 @@ import { publicUrl } from '#core/public_url'
  * (`… | jq`); progress, the links and errors go to stderr, as the app's own
  * log lines do under ace (config/logger.ts).
  */
+/** The CLI's exit code for a command it cannot run as given (packages/agent/README.md). */
+const USAGE_EXIT_CODE = 2
+
 export default class AgentBuy extends BaseCommand {
   static commandName = 'agent:buy'
   static description =
@@ -50,11 +52,13 @@ export default class AgentBuy extends BaseCommand {
     const chain = await this.app.container.make(ChainConfig)
     const devnetOnly =
       'agent:buy pays from the devnet accounts: run it from a checkout with STACKS_NETWORK=devnet and --account wallet_N'
-    // Development tooling: not installed in a production build, where listing the
-    // commands imports every command file.
+    // Development tooling, imported here: a production build has neither (the buyer's
+    // CLI is packages/agent's, not compiled into it), and listing the commands imports
+    // every command file.
     const devnet =
       chain.network.name === 'devnet' ? await import('@tollbooth/devnet').catch(() => null) : null
-    if (!devnet) return this.#stop(devnetOnly)
+    const cli = devnet ? await import('#agent/cli').catch(() => null) : null
+    if (!devnet || !cli) return this.#stop(devnetOnly)
     const buyer = devnet.DEVNET_ACCOUNTS.find((account) => account.label === this.account)
     if (!buyer) {
       const labels = devnet.DEVNET_ACCOUNTS.map((account) => account.label).join(', ')
@@ -67,7 +71,7 @@ export default class AgentBuy extends BaseCommand {
     const argv = ['get', feed, '--agent-name', this.agentName, '--wait', this.wait]
     if (this.max !== undefined) argv.push('--max', this.max)
     if (this.json) argv.push('--json')
-    this.exitCode = await runCli(argv, {
+    this.exitCode = await cli.runCli(argv, {
       env: {
         TOLLBOOTH_URL: base,
         TOLLBOOTH_NETWORK: 'devnet',
@@ -85,6 +89,6 @@ export default class AgentBuy extends BaseCommand {
 
   #stop(message: string) {
     this.logger.error(message)
-    this.exitCode = EXIT.usage
+    this.exitCode = USAGE_EXIT_CODE
   }
 }

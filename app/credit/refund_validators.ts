@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import { challengeSignature, stacksWalletAddress } from '#auth/validators'
 import { MAX_CREDIT, stxLimit } from '#credit/credit_token_validators'
+import type { Microstx } from '#ledger/money'
 
 /**
  * POST /credit/refunds/nonce: the wallet and the amount it refunds (STX, up
@@ -13,7 +14,9 @@ export const refundNonceValidator = vine.create({
     .string()
     .trim()
     .regex(/^\d{1,12}(?:\.\d{1,6})?$/)
-    .use(stxLimit({ max: MAX_CREDIT })),
+    .use(stxLimit({ max: MAX_CREDIT }))
+    // stxLimit has mutated the decimal string to µSTX; this gives it that type.
+    .transform((amount) => amount as unknown as Microstx),
 })
 
 /** POST /credit/refunds: the issued message and the wallet's signature of it. */

@@ -2,7 +2,6 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { IssueRefundChallenge } from '#credit/actions/issue_refund_challenge'
 import { refundNonceValidator } from '#credit/refund_validators'
-import type { Microstx } from '#ledger/money'
 
 /** POST /credit/refunds/nonce: the message a wallet signs to refund an amount of its credit to itself. */
 @inject()
@@ -11,7 +10,7 @@ export default class IssueRefundChallengeController {
 
   async handle({ request }: HttpContext) {
     const input = await request.validateUsing(refundNonceValidator)
-    const challenge = await this.issueChallenge.execute(input.address, input.amount_stx as Microstx)
+    const challenge = await this.issueChallenge.execute(input.address, input.amount_stx)
     return {
       nonce: challenge.nonce,
       message: challenge.message,

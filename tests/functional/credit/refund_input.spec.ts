@@ -1,15 +1,15 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import testUtils from '@adonisjs/core/services/test_utils'
 import db from '@adonisjs/lucid/services/db'
 import { SignInChallenges } from '#auth/sign_in_challenges'
 import { refundStatement } from '#credit/refund_terms'
 import { creditedWallet, newWallet } from '#tests/support/credit'
+import { inGlobalTransaction } from '#tests/support/database'
 import { signMessage } from '#tests/support/sign_in'
 
 /** What a stranger trying the refund routes by hand sends: amounts a wallet cannot refund. */
 test.group('Refund amounts', (group) => {
-  group.each.setup(() => testUtils.db().withGlobalTransaction())
+  group.each.setup(() => inGlobalTransaction())
 
   test('a refund of nothing is refused when asked for, even by a wallet without credit', async ({
     client,
