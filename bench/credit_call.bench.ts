@@ -34,6 +34,9 @@ const BUYERS = 32
 const CREDIT_CALLS_EACH = Math.max(1, Math.round(20 * SCALE))
 const PAID_CALLS_EACH = Math.max(1, Math.round(5 * SCALE))
 const WARM_UP_CALLS_EACH = 4
+/** The paced phase: each buyer calls once every PACE_MS, the buyers' turns spread over it. */
+const PACED_CALLS_EACH = 10
+const PACE_MS = 400
 /** The burst: every wallet's calls at once, its credit covering only some of them. */
 const BURST = { wallets: 100, callsEach: 10, affordableEach: 7 }
 const PRICE = 5_000n
@@ -118,7 +121,7 @@ test.group('Benchmark', () => {
       return made
     }
 
-    const enough = PRICE * BigInt(CREDIT_CALLS_EACH + WARM_UP_CALLS_EACH)
+    const enough = PRICE * BigInt(CREDIT_CALLS_EACH + WARM_UP_CALLS_EACH + PACED_CALLS_EACH)
     const creditBuyers = await inTurns(BUYERS, () => creditBuyer(enough))
     const burstBuyers = await inTurns(BURST.wallets, () =>
       creditBuyer(PRICE * BigInt(BURST.affordableEach))
@@ -146,13 +149,23 @@ test.group('Benchmark', () => {
     // Signing kept this process busy: let it see the idle keep-alive connections close.
     await setTimeout(200)
 
-    /** Each buyer makes its calls in a row, all buyers at once: the latencies (ms) and statuses. */
-    async function calls(buyers: Record<string, string>[][]) {
+    /**
+     * Each buyer makes its calls in a row, all buyers at once: the latencies
+     * (ms) and statuses. With `paceMs`, a buyer's k-th call starts k × paceMs
+     * after its turn (the buyers' turns spread over one pace), or as soon as
+     * its previous call answered if that was later.
+     */
+    async function calls(buyers: Record<string, string>[][], { paceMs = 0 } = {}) {
       const latencies: number[] = []
       const statuses: number[] = []
+      const start = performance.now()
       await Promise.all(
-        buyers.map(async (requests) => {
-          for (const headers of requests) {
+        buyers.map(async (requests, buyer) => {
+          for (const [call, headers] of requests.entries()) {
+            if (paceMs > 0) {
+              const due = start + (buyer / buyers.length + call) * paceMs
+              await setTimeout(Math.max(0, due - performance.now()))
+            }
             const started = performance.now()
             const response = await fetch(feedUrl, { headers })
             await response.arrayBuffer()
@@ -189,6 +202,10 @@ test.group('Benchmark', () => {
     if (process.env.BENCH_CPU_PROFILE) {
       console.log(`CPU profile window of the credit calls: ${creditFrom} ${creditTo}`)
     }
+    const pacedFrom = WARM_UP_CALLS_EACH + CREDIT_CALLS_EACH
+    const paced = await calls(creditCalls(pacedFrom, pacedFrom + PACED_CALLS_EACH), {
+      paceMs: PACE_MS,
+    })
 
     // The burst: every call of every wallet at once.
     const answers = await Promise.all(
@@ -235,6 +252,13 @@ test.group('Benchmark', () => {
       results[`${way}: service CPU per call (ms)${way === 'credit' ? ' (target ≤ 1)' : ''}`] =
         `${cpuMs.toFixed(2)} (app ${(measured.appMs / count).toFixed(2)} + PostgreSQL ${(measured.dbMs / count).toFixed(2)})`
     }
+    assert.deepEqual(
+      paced.statuses.filter((status) => status !== 200),
+      [],
+      'paced credit calls not all served'
+    )
+    results[`credit, paced: latency p50 / p99, ${BUYERS} buyers calling every ${PACE_MS} ms (ms)`] =
+      `${percentile(paced.latencies, 50).toFixed(1)} / ${percentile(paced.latencies, 99).toFixed(1)} (${paced.latencies.length} calls, ${((BUYERS * 1000) / PACE_MS).toFixed(0)} calls/s offered)`
     const perCall = (way: keyof typeof timed) =>
       (timed[way].appMs + timed[way].dbMs) / timed[way].result.latencies.length
     results['on-chain ÷ credit: latency p50, CPU per call'] =
