@@ -125,7 +125,7 @@ test.group("A wallet's balance and statement", (group) => {
       assert.containsSubset(live.body(), { address: wallet.address, balance_microstx: 750_000 })
       for (const refused of [expired, unknown]) {
         refused.assertStatus(401)
-        refused.assertBodyContains({ error: { code: 'unauthenticated' } })
+        refused.assertBodyContains({ error: { code: 'credit_token_invalid' } })
       }
     } finally {
       restore()
