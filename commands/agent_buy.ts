@@ -4,6 +4,9 @@ import { ChainConfig } from '#chain/define_config'
 import { explorerLink } from '#chain/explorer'
 import { publicUrl } from '#core/public_url'
 
+/** The CLI's exit code for a command it cannot run as given (packages/agent/README.md). */
+const USAGE_EXIT_CODE = 2
+
 /**
  * `tollbooth get` (packages/agent's CLI) paying from a devnet account: the
  * service's PUBLIC_URL, the app's Stacks node and the account's key instead of
@@ -12,9 +15,6 @@ import { publicUrl } from '#core/public_url'
  * (`… | jq`); progress, the links and errors go to stderr, as the app's own
  * log lines do under ace (config/logger.ts).
  */
-/** The CLI's exit code for a command it cannot run as given (packages/agent/README.md). */
-const USAGE_EXIT_CODE = 2
-
 export default class AgentBuy extends BaseCommand {
   static commandName = 'agent:buy'
   static description =
@@ -57,7 +57,7 @@ export default class AgentBuy extends BaseCommand {
     // every command file.
     const devnet =
       chain.network.name === 'devnet' ? await import('@tollbooth/devnet').catch(() => null) : null
-    const cli = devnet ? await import('#agent/cli').catch(() => null) : null
+    const cli = devnet ? await import('#agent/cli').catch(notInstalled) : null
     if (!devnet || !cli) return this.#stop(devnetOnly)
     const buyer = devnet.DEVNET_ACCOUNTS.find((account) => account.label === this.account)
     if (!buyer) {
@@ -91,4 +91,10 @@ export default class AgentBuy extends BaseCommand {
     this.logger.error(message)
     this.exitCode = USAGE_EXIT_CODE
   }
+}
+
+/** null when a module is not installed (a production build); any other failure to load it throws. */
+function notInstalled(error: { code?: string }) {
+  if (error.code === 'ERR_MODULE_NOT_FOUND') return null
+  throw error
 }

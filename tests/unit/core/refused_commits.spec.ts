@@ -34,4 +34,11 @@ test.group('A COMMIT PostgreSQL refuses', () => {
 
     await assert.rejects(() => outcome, /refused_at_commit_id_key/)
   })
+
+  test('fails the commit of a transaction a failed statement aborted', async ({ assert }) => {
+    const trx = await db.transaction()
+    await trx.rawQuery('SELECT 1 / 0').catch(() => null)
+
+    await assert.rejects(() => trx.commit(), /a statement of the transaction had failed/)
+  })
 })
