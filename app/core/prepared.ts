@@ -4,8 +4,9 @@ import type { RawQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder
 /**
  * Names a query after its text, so PostgreSQL parses and plans it once per
  * connection and then only binds and runs it (docs/performance.md#prepared-statements).
- * For the statements every paid call runs, whose text never varies: a named
- * statement stays on its pooled connection for the connection's life. With
+ * For statements run over and over with a few texts at most (the ledger's
+ * posting has one per number of accounts): a named statement stays on its
+ * pooled connection for the connection's life. With
  * a transaction-mode connection pooler in front of PostgreSQL, the pooler
  * must keep prepared statements (PgBouncer ≥ 1.21, `max_prepared_statements`).
  */
