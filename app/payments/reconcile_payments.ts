@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import logger from '@adonisjs/core/services/logger'
 import { StacksClient, type TransactionStatus } from '#chain/stacks_client'
 import { transactionVerdict } from '#chain/transaction_verdict'
 import { Clock } from '#core/clock'
@@ -60,7 +61,14 @@ export class ReconcilePayments {
       if (lease.rows.length === 0) return summary
       const statuses = await this.stacks.getTransactions(lease.rows.map((row) => row.txid))
       for (const row of lease.rows) {
-        const outcome = await this.#settle(row, statuses.get(row.txid), options)
+        const outcome = await this.#settle(row, statuses.get(row.txid), options).catch(
+          (error: unknown) => {
+            // One row that cannot be settled now (a refused confirmation, a node error) is
+            // left for the next run; it does not hold up the rest of the batch.
+            logger.error({ err: error, txid: row.txid }, 'reconcile could not settle a payment')
+            return 'pending' as const
+          }
+        )
         if (outcome !== 'already_confirmed') summary[outcome]++
       }
       return summary

@@ -98,4 +98,22 @@ test.group('payments:reconcile leases', (group) => {
     assert.sameMembers(taken, [0, 1, 2, 3, 4, 5].map(txid))
     assert.equal(runs[0].pending + runs[1].pending, 6)
   })
+
+  test('a row the run cannot settle is reported and does not hold up the rows after it', async ({
+    assert,
+  }) => {
+    await stalePayments(3)
+    // The oldest row's payer is no address: the node refuses to tell its nonces.
+    await db.from('payments').where('txid', txid(0)).update({ payer: 'not-an-address' })
+    const reconcile = await app.container.make(ReconcilePayments)
+
+    const run = await reconcile.run({ ...OPTIONS, releaseAfterSeconds: 60 })
+
+    assert.deepEqual(run, { ...NOTHING, pending: 3 })
+    const rows = await db.from('payments').whereIn('txid', [1, 2].map(txid)).select('dropped_at')
+    assert.isTrue(
+      rows.every((row) => row.dropped_at !== null),
+      'the rows after it were settled'
+    )
+  })
 })
