@@ -17,9 +17,9 @@ interface KnexTransaction {
  * deferred constraint or trigger raising at commit, the connection lost, or
  * a transaction a failed statement had aborted, whose COMMIT PostgreSQL
  * answers with ROLLBACK — and only rejects the transaction's internal
- * promise, if at all (knex/knex#6141, open), so
- * Lucid, which awaits `commit()`, took a rolled-back transaction for a
- * committed one: a paid call would be answered as paid with nothing recorded.
+ * promise, if at all (knex/knex#6141, open). Lucid, which awaits `commit()`,
+ * took a rolled-back transaction for a committed one: a paid call would be
+ * answered as paid with nothing recorded.
  * Here `commit()` and `release()` reject with PostgreSQL's error, and the
  * rollback every caller then runs is a no-op (PostgreSQL ended the
  * transaction; knex would refuse the query and hide the first error).
