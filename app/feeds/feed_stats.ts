@@ -15,21 +15,27 @@ export class FeedStats {
     private clock: Clock
   ) {}
 
-  /** One real call to the feed's source (cache hits are not calls). */
+  /**
+   * One real call to the feed's source (cache hits are not calls). The feed's
+   * row first, then its day's — the order the query log's rollup trigger
+   * locks them in (migration 080), so the two never wait on each other in a
+   * cycle: the day's insert reads the feed's, which therefore runs first.
+   */
   async recordSourceCall(feedId: string, succeeded: boolean) {
     await this.db.rawQuery(
-      `WITH daily AS (
-         INSERT INTO feed_daily_stats (feed_id, day, source_calls, source_failures)
-         VALUES (:feed, :day, 1, :failures)
-         ON CONFLICT (feed_id, day) DO UPDATE SET
-           source_calls = feed_daily_stats.source_calls + 1,
-           source_failures = feed_daily_stats.source_failures + EXCLUDED.source_failures
+      `WITH total AS (
+         INSERT INTO feed_stats (feed_id, source_calls, source_failures)
+         VALUES (:feed, 1, :failures)
+         ON CONFLICT (feed_id) DO UPDATE SET
+           source_calls = feed_stats.source_calls + 1,
+           source_failures = feed_stats.source_failures + EXCLUDED.source_failures
+         RETURNING feed_id
        )
-       INSERT INTO feed_stats (feed_id, source_calls, source_failures)
-       VALUES (:feed, 1, :failures)
-       ON CONFLICT (feed_id) DO UPDATE SET
-         source_calls = feed_stats.source_calls + 1,
-         source_failures = feed_stats.source_failures + EXCLUDED.source_failures`,
+       INSERT INTO feed_daily_stats (feed_id, day, source_calls, source_failures)
+       SELECT feed_id, :day, 1, :failures FROM total
+       ON CONFLICT (feed_id, day) DO UPDATE SET
+         source_calls = feed_daily_stats.source_calls + 1,
+         source_failures = feed_daily_stats.source_failures + EXCLUDED.source_failures`,
       { feed: feedId, day: utcDay(this.clock.now()), failures: succeeded ? 0 : 1 }
     )
   }
