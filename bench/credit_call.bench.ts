@@ -1,11 +1,8 @@
 import { availableParallelism, cpus, loadavg } from 'node:os'
-import { join } from 'node:path'
 import { setTimeout } from 'node:timers/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { makeSTXTokenTransfer, privateKeyToAddress, randomPrivateKey } from '@stacks/transactions'
-import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
-import env from '#start/env'
+import { privateKeyToAddress, randomPrivateKey } from '@stacks/transactions'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { LedgerAudit } from '#ledger/ledger_audit'
 import type { PaymentRequired } from '#payments/x402'
@@ -14,10 +11,9 @@ import { emptyMarketplace } from '#tests/support/database'
 import { paymentHeader } from '#tests/support/paid_calls'
 import { forgetRateLimitCounts } from '#tests/support/rate_limits'
 import { signMessage, walletOf } from '#tests/support/sign_in'
-import { postmasterOf } from './support/cpu_time.js'
 import { startDevnetProcess } from './support/devnet_process.js'
 import { percentile, serviceCpu } from './support/service_cpu.js'
-import { startServiceProcess } from './support/service_process.js'
+import { benchTransfer, startBenchedService } from './support/benched_service.js'
 import { recordFigure } from './support/summary.js'
 
 /**
@@ -57,26 +53,9 @@ test.group('Benchmark', () => {
       fund: paidKeys.map((key) => privateKeyToAddress(key, 'devnet')),
     })
     cleanup(() => devnet.stop())
-    const simulator = await new UpstreamSimulator({ hangMs: 500 }).listen()
-    cleanup(() => simulator.close())
-    const { rows } = await db.rawQuery('SELECT pg_backend_pid() AS pid')
-    const connection = db.connection().getWriteClient().client.connectionSettings
-    const service = await startServiceProcess({
-      databaseUrl: `postgres://${connection.user}:${connection.password}@${connection.host}:${connection.port}/${connection.database}`,
-      stacksApiUrl: devnet.url,
-      upstreamSimulatorUrl: simulator.url,
-      env: {
-        APP_KEY: env.get('APP_KEY')!,
-        PLATFORM_PRIVATE_KEY: env.get('PLATFORM_PRIVATE_KEY')!,
-      },
-      cpuProfileDir: process.env.BENCH_CPU_PROFILE
-        ? join(process.cwd(), process.env.BENCH_CPU_PROFILE)
-        : undefined,
-    })
-    cleanup(() => service.stop())
-    const pids = { app: service.pid, postmaster: postmasterOf(rows[0].pid) }
+    const { url: serviceUrl, pids } = await startBenchedService(devnet.url, cleanup)
     const load1 = loadavg()[0]
-    const feedUrl = `${service.url}/feeds/whale-alerts`
+    const feedUrl = `${serviceUrl}/feeds/whale-alerts`
 
     /**
      * A credit token of a new wallet holding `credit`, through the real
@@ -90,7 +69,7 @@ test.group('Benchmark', () => {
       await topUp(address, credit)
       const post = async (path: string, body: object): Promise<any> => {
         for (;;) {
-          const response = await fetch(`${service.url}${path}`, {
+          const response = await fetch(`${serviceUrl}${path}`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(body),
@@ -134,14 +113,9 @@ test.group('Benchmark', () => {
       paidKeys.map((key) =>
         Promise.all(
           Array.from({ length: WARM_UP_CALLS_EACH + PAID_CALLS_EACH }, (_, nonce) =>
-            makeSTXTokenTransfer({
-              recipient: wallet.address,
-              amount: PRICE,
-              senderKey: key,
-              network: 'devnet',
-              fee: 1_000n,
-              nonce: BigInt(nonce),
-            }).then((tx) => paymentHeader(required, tx.serialize()))
+            benchTransfer(key, nonce, { recipient: wallet.address, amount: PRICE }).then((tx) =>
+              paymentHeader(required, tx.serialize())
+            )
           )
         )
       )

@@ -2,13 +2,10 @@ import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, cpus, loadavg } from 'node:os'
-import { join } from 'node:path'
 import { setTimeout } from 'node:timers/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import { makeSTXTokenTransfer, privateKeyToAddress, randomPrivateKey } from '@stacks/transactions'
-import { UpstreamSimulator } from '@tollbooth/upstream-simulator'
-import env from '#start/env'
+import { privateKeyToAddress, randomPrivateKey } from '@stacks/transactions'
 import { PlatformWallet } from '#chain/platform_wallet'
 import { Clock } from '#core/clock'
 import { PartnerBridgeDriver } from '#feeds/drivers/partner_bridge_driver'
@@ -16,12 +13,11 @@ import type Feed from '#models/feed'
 import { OutboundClient } from '#outbound/outbound_client'
 import type { PaymentRequired } from '#payments/x402'
 import { paymentHeader } from '#tests/support/paid_calls'
-import { postmasterOf } from './support/cpu_time.js'
 import { startCountingProxy } from './support/counting_proxy.js'
 import { startDevnetProcess } from './support/devnet_process.js'
 import { recoveriesPerCore } from './support/secp256k1_limits.js'
 import { percentile, serviceCpu } from './support/service_cpu.js'
-import { startServiceProcess } from './support/service_process.js'
+import { benchTransfer, startBenchedService } from './support/benched_service.js'
 import { recordFigure } from './support/summary.js'
 
 /**
@@ -78,28 +74,11 @@ test.group('Benchmark', () => {
     cleanup(() => devnet.stop())
     const chain = await startCountingProxy(devnet.url)
     cleanup(() => chain.close())
-    const simulator = await new UpstreamSimulator({ hangMs: 500 }).listen()
-    cleanup(() => simulator.close())
-    const { rows } = await db.rawQuery('SELECT pg_backend_pid() AS pid')
-    const connection = db.connection().getWriteClient().client.connectionSettings
-    const service = await startServiceProcess({
-      databaseUrl: `postgres://${connection.user}:${connection.password}@${connection.host}:${connection.port}/${connection.database}`,
-      stacksApiUrl: chain.url,
-      upstreamSimulatorUrl: simulator.url,
-      env: {
-        APP_KEY: env.get('APP_KEY')!,
-        PLATFORM_PRIVATE_KEY: env.get('PLATFORM_PRIVATE_KEY')!,
-      },
-      cpuProfileDir: process.env.BENCH_CPU_PROFILE
-        ? join(process.cwd(), process.env.BENCH_CPU_PROFILE)
-        : undefined,
-    })
-    cleanup(() => service.stop())
-    const pids = { app: service.pid, postmaster: postmasterOf(rows[0].pid) }
+    const { url: serviceUrl, pids } = await startBenchedService(chain.url, cleanup)
     const results: Record<string, string> = {}
     const load1 = loadavg()[0]
 
-    const feedUrl = `${service.url}/feeds/whale-alerts`
+    const feedUrl = `${serviceUrl}/feeds/whale-alerts`
     const quote = await fetch(feedUrl)
     const required = (await quote.json()) as PaymentRequired
     // Every transfer of every phase signed now, before anything is timed.
@@ -109,14 +88,9 @@ test.group('Benchmark', () => {
           keys.map((key) =>
             Promise.all(
               Array.from({ length: callsEach }, (_, nonce) =>
-                makeSTXTokenTransfer({
-                  recipient: wallet.address,
-                  amount: PRICE,
-                  senderKey: key,
-                  network: 'devnet',
-                  fee: 1_000n,
-                  nonce: BigInt(nonce),
-                }).then((tx) => paymentHeader(required, tx.serialize()))
+                benchTransfer(key, nonce, { recipient: wallet.address, amount: PRICE }).then((tx) =>
+                  paymentHeader(required, tx.serialize())
+                )
               )
             )
           )
@@ -183,14 +157,7 @@ test.group('Benchmark', () => {
     const recoveries = recoveriesPerCore(
       await Promise.all(
         phases[0].keys.map((key, nonce) =>
-          makeSTXTokenTransfer({
-            recipient: wallet.address,
-            amount: PRICE,
-            senderKey: key,
-            network: 'devnet',
-            fee: 1_000n,
-            nonce: BigInt(nonce),
-          })
+          benchTransfer(key, nonce, { recipient: wallet.address, amount: PRICE })
         )
       )
     )
@@ -213,7 +180,7 @@ test.group('Benchmark', () => {
     const floorMs = 1_000 / recoveries.inUse + 3 * commitMs
 
     // The 402 path against a bare JSON route of the same process, both warmed up first.
-    const bareUrl = `${service.url}/__bench__/bare`
+    const bareUrl = `${serviceUrl}/__bench__/bare`
     await load(bareUrl, LOAD_REQUESTS / 4, LOAD_CONCURRENCY)
     await load(feedUrl, LOAD_REQUESTS / 4, LOAD_CONCURRENCY)
     const bare = await serviceCpu(pids, () => load(bareUrl, LOAD_REQUESTS, LOAD_CONCURRENCY))
