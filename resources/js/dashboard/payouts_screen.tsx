@@ -5,7 +5,7 @@ import { formatStx, parseStx, stx } from '../lib/money'
 import { site } from '../lib/site'
 import { useProvider } from './provider_context'
 import type { Withdrawal } from './types'
-import { Field, Metric, Notice, Problem, described, useAction } from './ui'
+import { Metric, Notice, Problem, StxAmountField, useAction } from './ui'
 import { WalletLink } from './wallet_link'
 import { isSettled, statusInWords } from './withdrawal_words'
 
@@ -181,24 +181,13 @@ function WithdrawForm({ onWithdrawn }: { onWithdrawn: (withdrawal: Withdrawal) =
         </div>
       ) : (
         <form onSubmit={review}>
-          <Field
+          <StxAmountField
             id="amount"
-            label="Amount"
             hint={`From ${formatStx(minimum)} to ${stx(maximum)}, at most your pending revenue (${stx(pending)}). To ${shortAddress(wallet)}.`}
             problem={problem}
-          >
-            <div class="input-prefix">
-              <span>STX</span>
-              <input
-                type="text"
-                inputMode="decimal"
-                {...described('amount', problem)}
-                value={amount}
-                placeholder="2.5"
-                onInput={(event) => setAmount(event.currentTarget.value)}
-              />
-            </div>
-          </Field>
+            value={amount}
+            onValue={setAmount}
+          />
           <div class="row">
             <button type="submit" class="btn btn-primary">
               Review withdrawal

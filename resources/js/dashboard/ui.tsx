@@ -62,6 +62,32 @@ export function TextField(
   )
 }
 
+/** An amount of STX typed as a decimal, in its Field with the unit before it. */
+export function StxAmountField(props: {
+  id: string
+  hint: ComponentChildren
+  problem?: string | null
+  value: string
+  onValue: (value: string) => void
+}) {
+  const { id, hint, problem, value, onValue } = props
+  return (
+    <Field id={id} label="Amount" hint={hint} problem={problem}>
+      <div class="input-prefix">
+        <span>STX</span>
+        <input
+          type="text"
+          inputMode="decimal"
+          {...described(id, problem)}
+          value={value}
+          placeholder="2.5"
+          onInput={(event) => onValue(event.currentTarget.value)}
+        />
+      </div>
+    </Field>
+  )
+}
+
 /** `aria-*` for a control whose Field shows a hint or a problem. */
 export function described(id: string, problem?: string | null, hint = true) {
   const ids = [hint ? `${id}-hint` : '', problem ? `${id}-problem` : ''].filter(Boolean)

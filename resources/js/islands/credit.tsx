@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { CreditPageProps } from '../../../app/web/page_context'
-import { Field, Metric, Notice, Problem, Spinner, described, useAction } from '../dashboard/ui'
+import { Metric, Notice, Problem, Spinner, StxAmountField, useAction } from '../dashboard/ui'
 import { api } from '../lib/api'
 import { shortAddress, when } from '../lib/format'
 import { formatStx, parseStx, stx } from '../lib/money'
@@ -241,24 +241,13 @@ function RefundForm(props: {
         <p class="muted">Nothing to refund.</p>
       ) : (
         <form onSubmit={submit}>
-          <Field
+          <StxAmountField
             id="refund-amount"
-            label="Amount"
             hint={`${range} sent to ${shortAddress(props.address)}. Your wallet signs the amount and the address; the platform pays the network fee.`}
             problem={problem}
-          >
-            <div class="input-prefix">
-              <span>STX</span>
-              <input
-                type="text"
-                inputMode="decimal"
-                {...described('refund-amount', problem)}
-                value={amount}
-                placeholder="2.5"
-                onInput={(event) => setAmount(event.currentTarget.value)}
-              />
-            </div>
-          </Field>
+            value={amount}
+            onValue={setAmount}
+          />
           <Problem error={send.error} />
           <div class="row">
             <button type="submit" class="btn btn-primary" disabled={send.busy}>
