@@ -63,10 +63,33 @@ export interface Observations {
   internalErrors: string[]
 }
 
-interface Context {
-  world: World
+/**
+ * What the invariants hold the database to besides itself: the cast, what the
+ * run observed and what the sellers' wallets hold on the chain — as they were
+ * when the check began (`contextNow`), while the next step already runs.
+ */
+export interface Context {
   sellers: Seller[]
   observed: Observations
+  /** Each seller wallet's balance on the chain, by address. */
+  onChain: Map<string, bigint>
+}
+
+export function contextNow(world: World, sellers: Seller[], observed: Observations): Context {
+  const wallets = sellers.flatMap((seller) => seller.wallets)
+  return {
+    sellers,
+    observed: {
+      served: [...observed.served],
+      creditCalls: [...observed.creditCalls],
+      creditIdentifiers: new Set(observed.creditIdentifiers),
+      refusedRetries: [...observed.refusedRetries],
+      internalErrors: [...observed.internalErrors],
+    },
+    onChain: new Map(
+      wallets.map((wallet) => [wallet.address, world.devnet.balanceOf(wallet.address)])
+    ),
+  }
 }
 
 /**
@@ -74,7 +97,7 @@ interface Context {
  * statement, hence one snapshot) and the judgement on their rows, one line
  * per violation.
  */
-interface Invariant {
+export interface Invariant {
   reads(context: Context): Select[]
   judge(rows: TextRow[][], context: Context): string[]
 }
@@ -197,7 +220,7 @@ export const INVARIANTS: Record<string, Invariant> = {
                WHERE paid_out.total <> confirmed.total`,
       },
     ],
-    judge: ([withdrawals, withdrawnRows, payouts], { world, sellers }) => {
+    judge: ([withdrawals, withdrawnRows, payouts], { sellers, onChain }) => {
       const withdrawn = byId(withdrawnRows, 'total_withdrawn_microstx')
       const violations: string[] = []
       for (const seller of sellers) {
@@ -214,7 +237,7 @@ export const INVARIANTS: Record<string, Invariant> = {
           const inFlight = sum(
             to.filter((row) => ['pending', 'broadcast'].includes(String(row.status)))
           )
-          const received = world.devnet.balanceOf(wallet.address)
+          const received = onChain.get(wallet.address) ?? 0n
           if (received < confirmedTo || received > confirmedTo + inFlight) {
             violations.push(
               `${wallet.address} received ${received} µSTX on chain; confirmed withdrawals to it ${confirmedTo}, in flight ${inFlight}`
@@ -257,7 +280,7 @@ export const INVARIANTS: Record<string, Invariant> = {
     reads: ({ observed }) => [
       {
         sql: `SELECT served.txid, served.step, served.purpose AS bought, p.purpose, p.status
-                FROM unnest(?::text[], ?::text[], ?::int[], ?::text[]) AS served(txid, body_md5, step, purpose)
+                FROM jsonb_to_recordset(?::jsonb) AS served(txid text, body_md5 text, step int, purpose text)
                 LEFT JOIN payments p ON p.txid = served.txid
                WHERE p.txid IS NULL OR p.purpose <> served.purpose
                   OR p.status NOT IN ('confirmed', 'broadcast')
@@ -265,10 +288,14 @@ export const INVARIANTS: Record<string, Invariant> = {
                   OR md5(p.response) IS DISTINCT FROM served.body_md5
                ORDER BY served.step`,
         bindings: [
-          observed.served.map((served) => served.txid),
-          observed.served.map((served) => served.bodyMd5),
-          observed.served.map((served) => served.step),
-          observed.served.map((served) => served.purpose),
+          JSON.stringify(
+            observed.served.map(({ txid, bodyMd5, step, purpose }) => ({
+              txid,
+              body_md5: bodyMd5,
+              step,
+              purpose,
+            }))
+          ),
         ],
       },
     ],
@@ -291,14 +318,17 @@ export const INVARIANTS: Record<string, Invariant> = {
       // were served, byte for byte; no call has an identifier the run never sent. Each call's
       // one credit_call posting is ledger:audit's (every call posted, every posting a call).
       reads: ({ observed }) => {
-        const calls = observed.creditCalls
         const served = [
-          calls.map((call) => call.payer),
-          calls.map((call) => call.identifier),
-          calls.map((call) => call.bodyMd5),
-          calls.map((call) => call.step),
+          JSON.stringify(
+            observed.creditCalls.map(({ payer, identifier, bodyMd5, step }) => ({
+              payer,
+              identifier,
+              body_md5: bodyMd5,
+              step,
+            }))
+          ),
         ]
-        const servedRows = `unnest(?::text[], ?::text[], ?::text[], ?::int[]) AS s(payer, identifier, body_md5, step)`
+        const servedRows = `jsonb_to_recordset(?::jsonb) AS s(payer text, identifier text, body_md5 text, step int)`
         return [
           {
             sql: `SELECT s.step, s.payer, s.identifier, c.id
@@ -402,55 +432,6 @@ export const INVARIANTS: Record<string, Invariant> = {
     reads: () => [],
     judge: (_rows, { observed }) => observed.internalErrors,
   },
-}
-
-const SNAPSHOT = { sql: 'SELECT pg_current_snapshot()::text AS snapshot' }
-
-async function currentSnapshot() {
-  const [[row]] = await selectTogether(db.connection(), [SNAPSHOT], { prepared: true })
-  return row.snapshot
-}
-
-/** The last full read of each world: its snapshot, what it asked, and the rows. */
-const lastReads = new WeakMap<
-  World,
-  { snapshot: string; asked: string; rows: Map<string, TextRow[]> }
->()
-
-/**
- * Every invariant, violations in INVARIANTS' order. All their SELECTs run as
- * one statement (a SELECT two of them share, once), so they see one snapshot: the confirmation watcher may still
- * post between steps. When they ask the same as at the last read and no
- * transaction has started or ended since (the same `pg_current_snapshot()`: no
- * transaction id handed out, none of the running ones finished), the database
- * would answer exactly what it answered then, and those rows are judged again,
- * against what the run observed since.
- */
-export async function checkInvariants(world: World, sellers: Seller[], observed: Observations) {
-  const context = { world, sellers, observed }
-  const invariants = Object.entries(INVARIANTS)
-  const reads = invariants.map(([, invariant]) => invariant.reads(context))
-  const asked = JSON.stringify(reads)
-  const last = lastReads.get(world)
-  let rows = last?.rows
-  const unchanged = last?.asked === asked && (await currentSnapshot()) === last.snapshot
-  if (!unchanged) {
-    const distinct = new Map(reads.flat().map((select) => [JSON.stringify(select), select]))
-    const [[read], ...fresh] = await selectTogether(
-      db.connection(),
-      [SNAPSHOT, ...distinct.values()],
-      { prepared: true }
-    )
-    const keys = [...distinct.keys()]
-    rows = new Map(keys.map((key, index) => [key, fresh[index]]))
-    lastReads.set(world, { snapshot: String(read.snapshot), asked, rows })
-  }
-  const found: string[] = []
-  invariants.forEach(([name, invariant], index) => {
-    const own = reads[index].map((select) => rows!.get(JSON.stringify(select))!)
-    found.push(...invariant.judge(own, context).map((violation) => `${name}: ${violation}`))
-  })
-  return found
 }
 
 /**

@@ -7,10 +7,11 @@ import { registerSellers, walletFrom } from '#tests/simulation/cast'
 import { FaultTally } from '#tests/simulation/faults'
 import {
   INVARIANTS,
-  checkInvariants,
+  contextNow,
   ledgerAuditFindings,
   readLedgerBalances,
 } from '#tests/simulation/invariants'
+import { InvariantChecker, type Verdict } from '#tests/simulation/invariant_checker'
 import { SeededRandom } from '#tests/simulation/seeded_random'
 import { RECONCILE_OPTIONS, type Run, STEPS } from '#tests/simulation/steps'
 import { CREDIT_STEPS } from '#tests/simulation/credit_steps'
@@ -90,7 +91,10 @@ export async function simulate(
     }
   }
   let invariantChecks = 0
+  let connected: InvariantChecker | undefined
   try {
+    const checker = await InvariantChecker.connect()
+    connected = checker
     const sellers = await registerSellers(world, rng)
     world.endStep()
     const run: Run = {
@@ -114,12 +118,21 @@ export async function simulate(
     }
     const stepKinds = { ...STEPS, ...CREDIT_STEPS }
     const entries = Object.entries(stepKinds).map(([name, step]) => [name, step.weight] as const)
+    // The check after a step runs while the next step does (InvariantChecker); a violation
+    // is reported as the step it was found after, with the trace up to that step.
+    const failOn = (verdict: Verdict | null) => {
+      if (verdict && verdict.violations.length > 0 && verdict.step !== 'end') {
+        const step = verdict.step
+        throw new SimulationFailure(seed, step, step, trace.slice(0, step), verdict.violations)
+      }
+    }
     for (run.step = 1; run.step <= steps; run.step++) {
       const kind = rng.weighted(entries)
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
       try {
         trace.push(`${run.step} ${await timed(kind, () => stepKinds[kind].run(run))}`)
       } catch (error) {
+        failOn(await checker.outcome())
         trace.push(`${run.step} ${kind}: threw`)
         throw new SimulationFailure(seed, run.step, run.step, trace, [
           String((error as Error).stack),
@@ -128,21 +141,21 @@ export async function simulate(
       world.endStep()
       if (run.step % ANALYZE_EVERY === 0)
         await timed('(analyze)', () => db.rawQuery(`ANALYZE ${CHECKED_TABLES}`))
-      const violations = await timed('(invariants)', () =>
-        checkInvariants(world, sellers, run.observed)
+      failOn(await timed('(invariants)', () => checker.outcome()))
+      await timed('(invariants)', () =>
+        checker.begin(run.step, contextNow(world, sellers, run.observed))
       )
       invariantChecks += Object.keys(INVARIANTS).length
-      if (violations.length > 0) {
-        throw new SimulationFailure(seed, run.step, run.step, trace, violations)
-      }
     }
+    failOn(await timed('(invariants)', () => checker.outcome()))
 
     const final = await timed('(settle and final checks)', async () => {
       const unsettled = await settleEverything(world)
       const audit = await ledgerAuditFindings()
+      await checker.begin('end', contextNow(world, sellers, run.observed))
       return [
         ...unsettled,
-        ...(await checkInvariants(world, sellers, run.observed)),
+        ...(await checker.outcome())!.violations,
         ...(await chainAgreesWithLedger(run)),
         ...audit.map((finding) => `ledger:audit: ${finding}`),
       ]
@@ -163,6 +176,7 @@ export async function simulate(
     }
   } finally {
     try {
+      await connected?.close()
       await world.close()
     } finally {
       // The run's rows go too: the credit migration refuses to roll back over credit accounts.

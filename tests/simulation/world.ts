@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import app from '@adonisjs/core/services/app'
 import type { ApiClient } from '@japa/api-client'
 import { type Devnet, startDevnet } from '@tollbooth/devnet'
@@ -42,6 +43,8 @@ export const SLOT_MS = 19_000
 const CONFIRMATION_POLLS = { firstPollMs: 5, pollIntervalMs: 500 }
 /** Real ms with I/O in flight and nothing moving after which virtual time moves anyway. */
 const STALL_MS = 250
+/** Real ms of event-loop turns waiting on untracked work before waiting in 1 ms steps. */
+const SPIN_REAL_MS = 5
 /** Real ms a step may go on with nothing due on the clock before it fails as hung. */
 const HUNG_REAL_MS = 30_000
 /** A step still running after this much virtual time is a hang, reported as a failure. */
@@ -183,9 +186,11 @@ export class World {
    * Two fallbacks wait on the wall clock. Something in flight with nothing
    * moving for STALL_MS real ms (a query waiting on a lock that work waiting
    * on the clock holds) moves time to the next timer due as well. Nothing due
-   * on the clock while the work has not ended is waited out in 1 ms real
-   * steps (work resumed by what PendingIo does not track); after HUNG_REAL_MS
-   * of that the step fails as hung.
+   * on the clock while the work has not ended is waited out (work resumed by
+   * what PendingIo does not track: a connection being opened, a library's own
+   * timer) — turn by turn of the event loop for the first SPIN_REAL_MS, by
+   * when most of it is back, then in 1 ms steps; after HUNG_REAL_MS of that
+   * the step fails as hung.
    */
   async drive<T>(work: Promise<T>): Promise<T> {
     let settled = false
@@ -215,7 +220,8 @@ export class World {
           `hung: ${inFlight}, nothing due on the clock for ${HUNG_REAL_MS / 1_000} s of real time`
         )
       }
-      await Promise.race([tracked, realMs(1)])
+      const waiting = performance.now() - nothingDueSince
+      await Promise.race([tracked, waiting < SPIN_REAL_MS ? nextTurn() : realMs(1)])
     }
     return tracked
   }

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto'
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { InvariantChecker } from '#tests/simulation/invariant_checker'
+import { type Context, servedResponse } from '#tests/simulation/invariants'
+import { emptyMarketplaceLater } from '#tests/support/database'
+import { newWallet } from '#tests/support/credit'
+
+/** A run that saw one paid answer, for `txid`, at step 3. */
+function servedAnswer(txid: string, body: string): Context {
+  return {
+    sellers: [],
+    observed: {
+      served: [servedResponse(txid, body, 3, 'feed')],
+      creditCalls: [],
+      creditIdentifiers: new Set(),
+      refusedRetries: [],
+      internalErrors: [],
+    },
+    onChain: new Map(),
+  }
+}
+
+const SERVED =
+  'every served paid response matches one confirmed or pending payment (a top-up: confirmed)'
+
+test.group('Invariant checker', (group) => {
+  group.each.setup(() => emptyMarketplaceLater())
+
+  test('judges the database as it was when the check began, whatever commits while it runs', async ({
+    assert,
+  }) => {
+    const checker = await InvariantChecker.connect()
+    try {
+      const txid = randomBytes(32).toString('hex')
+      const body = '{"price":1}'
+
+      const feed = await db.from('feeds').whereNull('provider_id').firstOrFail()
+      await db.transaction(async (trx) => {
+        // The check's read waits for this lock; its snapshot is taken before.
+        await trx.rawQuery('LOCK TABLE payments IN ACCESS EXCLUSIVE MODE')
+        await checker.begin(3, servedAnswer(txid, body))
+        // What the next step commits while the check of step 3 runs.
+        await trx.table('payments').insert({
+          txid,
+          purpose: 'feed',
+          feed_id: feed.id,
+          resource: `GET /feeds/${feed.slug}`,
+          payer: newWallet().address,
+          amount_microstx: '1000',
+          network: 'stacks:2147483648',
+          raw_tx: Buffer.from([1]),
+          status: 'broadcast',
+          broadcast_at: new Date(),
+          response: body,
+        })
+      })
+      assert.deepEqual(await checker.outcome(), {
+        step: 3,
+        violations: [`${SERVED}: step 3 served data for 0x${txid}, unknown`],
+      })
+
+      await checker.begin(4, servedAnswer(txid, body))
+      assert.deepEqual(await checker.outcome(), { step: 4, violations: [] })
+
+      await checker.begin(5, servedAnswer(txid, '{"price":2}'))
+      assert.deepEqual(await checker.outcome(), {
+        step: 5,
+        violations: [`${SERVED}: step 3 served other bytes than payment 0x${txid} stored`],
+      })
+    } finally {
+      await checker.close()
+    }
+  })
+
+  test('has no verdict before a check begins, and one check at a time', async ({ assert }) => {
+    const checker = await InvariantChecker.connect()
+    try {
+      assert.isNull(await checker.outcome())
+      await checker.begin(1, servedAnswer(randomBytes(32).toString('hex'), '{}'))
+      await assert.rejects(
+        () => checker.begin(2, servedAnswer(randomBytes(32).toString('hex'), '{}')),
+        'a check is still pending: take its outcome first'
+      )
+      const verdict = await checker.outcome()
+      assert.equal(verdict?.step, 1)
+    } finally {
+      await checker.close()
+    }
+  })
+})
