@@ -58,7 +58,15 @@ export class ConfirmWithdrawals {
             withdrawal,
             statuses.get(withdrawal.txid!),
             lastExecutedNonce
-          )
+          ).catch((error: unknown) => {
+            // One withdrawal that cannot be settled now (a node error, a refused posting) is
+            // left for the next run; it does not hold up the rest of the batch or the dispatch.
+            logger.error(
+              { err: error, withdrawal_id: withdrawal.id, txid: withdrawal.txid },
+              'withdrawals:confirm could not settle a withdrawal'
+            )
+            return 'pending' as const
+          })
           summary[outcome]++
         }
       }

@@ -304,6 +304,49 @@ test.group('Withdrawals against a faulty node', (group) => {
     assert.equal(Number(fees[0].count), 1)
   })
 
+  test('a withdrawal the job cannot settle now is left for the next run and does not hold up the others', async ({
+    client,
+    assert,
+  }) => {
+    const first = await withdraw(client)
+    const second = await withdraw(client)
+    await stack.devnet.mine()
+    // Both mined; the batch look-up misses them, and the second look-up of the first one
+    // the job asks about fails.
+    let failing: string | null = null
+    class FailingLookUp extends StacksClient {
+      async getTransactions() {
+        return new Map()
+      }
+      async getTransaction(txid: string) {
+        failing ??= txid
+        if (txid === failing) throw new Error('the node dropped the connection')
+        return super.getTransaction(txid)
+      }
+    }
+
+    const summary = await confirmThrough(new FailingLookUp(stacksClientOptions(stack.devnet.url)))
+
+    assert.deepInclude(summary, { confirmed: 1, pending: 1 })
+    const ids = [first.withdrawal.id, second.withdrawal.id]
+    const rows = await db.from('withdrawals').whereIn('id', ids).select('txid', 'status')
+    assert.sameDeepMembers(
+      rows.map((row) => ({ status: row.status, failedLookUp: row.txid === failing })),
+      [
+        { status: 'confirmed', failedLookUp: false },
+        { status: 'broadcast', failedLookUp: true },
+      ]
+    )
+
+    await stack.confirm()
+    const after = await db.from('withdrawals').whereIn('id', ids).select('status')
+    assert.deepEqual(
+      after.map((row) => row.status),
+      ['confirmed', 'confirmed'],
+      'settled by the next run'
+    )
+  })
+
   test('bytes sent before are never restored on a refusal of a later re-send: only the chain settles them', async ({
     client,
     assert,
