@@ -26,7 +26,7 @@ export async function selectTogether(
   return rowsOfEach(selects, result.rows)
 }
 
-/** The one statement `selectTogether` sends for `selects` (`?` placeholders). */
+/** The one statement `selectTogether` sends for `selects`, one or more (`?` placeholders). */
 export function togetherStatement(selects: readonly Select[]): Select & {
   bindings: StrictValues[]
 } {

@@ -1,28 +1,33 @@
 import { randomBytes } from 'node:crypto'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { InvariantChecker } from '#tests/simulation/invariant_checker'
-import { type Context, servedResponse } from '#tests/simulation/invariants'
+import { APPLICATION_NAME, InvariantChecker } from '#tests/simulation/invariant_checker'
+import { type Observations, contextNow, servedResponse } from '#tests/simulation/invariants'
 import { emptyMarketplaceLater } from '#tests/support/database'
 import { newWallet } from '#tests/support/credit'
 
-/** A run that saw one paid answer, for `txid`, at step 3. */
-function servedAnswer(txid: string, body: string): Context {
+const SERVED =
+  'every served paid response matches one confirmed or pending payment (a top-up: confirmed)'
+const NO_CHAIN = { balanceOf: () => 0n }
+
+function nothingObserved(): Observations {
   return {
-    sellers: [],
-    observed: {
-      served: [servedResponse(txid, body, 3, 'feed')],
-      creditCalls: [],
-      creditIdentifiers: new Set(),
-      refusedRetries: [],
-      internalErrors: [],
-    },
-    onChain: new Map(),
+    served: [],
+    creditCalls: [],
+    creditIdentifiers: new Set(),
+    refusedRetries: [],
+    internalErrors: [],
   }
 }
 
-const SERVED =
-  'every served paid response matches one confirmed or pending payment (a top-up: confirmed)'
+/** What a run observed when it saw one paid answer, for `txid`, at step 3. */
+function servedAnswer(txid: string, body: string) {
+  const observed = nothingObserved()
+  observed.served.push(servedResponse(txid, body, 3, 'feed'))
+  return () => contextNow(NO_CHAIN, [], observed)
+}
+
+const aTxid = () => randomBytes(32).toString('hex')
 
 test.group('Invariant checker', (group) => {
   group.each.setup(() => emptyMarketplaceLater())
@@ -32,7 +37,7 @@ test.group('Invariant checker', (group) => {
   }) => {
     const checker = await InvariantChecker.connect()
     try {
-      const txid = randomBytes(32).toString('hex')
+      const txid = aTxid()
       const body = '{"price":1}'
 
       const feed = await db.from('feeds').whereNull('provider_id').firstOrFail()
@@ -73,13 +78,57 @@ test.group('Invariant checker', (group) => {
     }
   })
 
+  test('judges what the run had observed when the check began, not what the next step adds', async ({
+    assert,
+  }) => {
+    const checker = await InvariantChecker.connect()
+    try {
+      const observed = nothingObserved()
+      await checker.begin(1, () => contextNow(NO_CHAIN, [], observed))
+      observed.internalErrors.push('step 2: 500 internal_error')
+      assert.deepEqual(await checker.outcome(), { step: 1, violations: [] })
+
+      // Nothing committed since: the same rows, judged against what was observed since.
+      await checker.begin(2, () => contextNow(NO_CHAIN, [], observed))
+      assert.deepEqual(await checker.outcome(), {
+        step: 2,
+        violations: ['no request failed on the service side (500): step 2: 500 internal_error'],
+      })
+    } finally {
+      await checker.close()
+    }
+  })
+
+  test('a check whose connection is lost is a verdict, and so is every check after it', async ({
+    assert,
+  }) => {
+    const checker = await InvariantChecker.connect()
+    try {
+      await db.rawQuery(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?',
+        [APPLICATION_NAME]
+      )
+      await checker.begin(1, servedAnswer(aTxid(), '{}'))
+      const lost = await checker.outcome()
+      assert.equal(lost?.step, 1)
+      assert.lengthOf(lost!.violations, 1)
+      assert.match(lost!.violations[0], /^the invariants could not be checked: /)
+
+      await checker.begin(2, servedAnswer(aTxid(), '{}'))
+      const next = await checker.outcome()
+      assert.match(next!.violations[0], /^the invariants could not be checked: /)
+    } finally {
+      await checker.close()
+    }
+  })
+
   test('has no verdict before a check begins, and one check at a time', async ({ assert }) => {
     const checker = await InvariantChecker.connect()
     try {
       assert.isNull(await checker.outcome())
-      await checker.begin(1, servedAnswer(randomBytes(32).toString('hex'), '{}'))
+      await checker.begin(1, servedAnswer(aTxid(), '{}'))
       await assert.rejects(
-        () => checker.begin(2, servedAnswer(randomBytes(32).toString('hex'), '{}')),
+        () => checker.begin(2, servedAnswer(aTxid(), '{}')),
         'a check is still pending: take its outcome first'
       )
       const verdict = await checker.outcome()

@@ -4,6 +4,9 @@ import db from '@adonisjs/lucid/services/db'
 import { type Select, type TextRow, rowsOfEach, togetherStatement } from '#core/select_together'
 import { type Context, INVARIANTS } from '#tests/simulation/invariants'
 
+/** How the checker's connection shows in `pg_stat_activity`. */
+export const APPLICATION_NAME = 'simulation invariants'
+
 /** What the check after one step found: one line per violation, each named by its invariant. */
 export interface Verdict {
   step: number | 'end'
@@ -24,9 +27,12 @@ interface LastRead {
  *
  * `begin` takes the database's snapshot (a read-only REPEATABLE READ
  * transaction) and returns once it is taken, before the next step can commit
- * anything; every invariant's SELECT then runs in it as one prepared
- * statement, and is judged against the context as it was at `begin`.
- * `outcome` hands over the verdict. One check at a time.
+ * anything. What the run observed is captured right after (`capture`: the
+ * chain's balances after the database's rows, as before — a withdrawal is on
+ * chain before the database calls it confirmed); every invariant's SELECT then
+ * runs in that snapshot as one prepared statement, and its rows are judged
+ * against what was captured. `outcome` hands over the verdict. One check at a
+ * time; a check that cannot be made (the connection lost) is a verdict too.
  *
  * A raw pg client, not the app's pool: the simulation's PendingIo counts the
  * app's queries as work in flight, and a check is not the service's work.
@@ -35,41 +41,44 @@ export class InvariantChecker {
   #pending: Promise<Verdict> | null = null
   #last: LastRead | null = null
   #statements = new Map<string, { name: string; text: string }>()
+  /** Why the connection broke while it was idle, if it did. */
+  #broken: Error | null = null
 
-  private constructor(private client: pg.Client) {}
+  private constructor(private client: pg.Client) {
+    client.on('error', (error) => {
+      this.#broken = error
+    })
+  }
 
   static async connect(): Promise<InvariantChecker> {
     const client = new pg.Client(db.connection().getWriteClient().client.connectionSettings)
     await client.connect()
+    await client.query(`SET application_name = '${APPLICATION_NAME}'`)
     return new InvariantChecker(client)
   }
 
-  async begin(step: Verdict['step'], context: Context): Promise<void> {
+  async begin(step: Verdict['step'], capture: () => Context): Promise<void> {
     if (this.#pending) throw new Error('a check is still pending: take its outcome first')
+    let snapshot: string
+    try {
+      if (this.#broken) throw this.#broken
+      // One simple-protocol query of two statements: the snapshot is the transaction's from here on.
+      const [, taken] = (await this.client.query(
+        'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT pg_current_snapshot()::text AS snapshot'
+      )) as unknown as pg.QueryResult<{ snapshot: string }>[]
+      snapshot = taken.rows[0].snapshot
+    } catch (error) {
+      this.#pending = Promise.resolve(unchecked(step, error))
+      return
+    }
+    const context = capture()
     const invariants = Object.entries(INVARIANTS)
     const reads = invariants.map(([, invariant]) => invariant.reads(context))
     const keys = reads.map((own) => own.map((select) => JSON.stringify(select)))
     const selects = reads.flat()
     const asked = keys.flat().join('\n')
-    // One simple-protocol query of two statements: the snapshot is the transaction's from here on.
-    const [, taken] = (await this.client.query(
-      'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT pg_current_snapshot()::text AS snapshot'
-    )) as unknown as pg.QueryResult<{ snapshot: string }>[]
-    const snapshot = taken.rows[0].snapshot
-
-    const judge = (rows: Map<string, TextRow[]>): Verdict => ({
-      step,
-      violations: invariants.flatMap(([name, invariant], index) =>
-        invariant
-          .judge(
-            keys[index].map((key) => rows.get(key)!),
-            context
-          )
-          .map((violation) => `${name}: ${violation}`)
-      ),
-    })
     const last = this.#last
-    const read =
+    const rows =
       // No transaction started or ended since (the same snapshot) and the same question:
       // the database would answer what it answered then.
       last?.asked === asked && last.snapshot === snapshot
@@ -79,11 +88,20 @@ export class InvariantChecker {
             asked,
             new Map(keys.flat().map((key, index) => [key, selects[index]]))
           )
-    // Settled with a verdict whatever happens: nobody awaits it until the next step is over.
-    this.#pending = read.then(judge).catch((error: Error) => ({
-      step,
-      violations: [`the invariants could not be checked: ${error.stack}`],
-    }))
+    // Settled with a verdict whatever happens: nobody awaits it before the next step is over.
+    this.#pending = rows
+      .then((read) => ({
+        step,
+        violations: invariants.flatMap(([name, invariant], index) =>
+          invariant
+            .judge(
+              keys[index].map((key) => read.get(key)!),
+              context
+            )
+            .map((violation) => `${name}: ${violation}`)
+        ),
+      }))
+      .catch((error: unknown) => unchecked(step, error))
   }
 
   /** The verdict of the check begun last, or null when none is pending. */
@@ -121,4 +139,8 @@ export class InvariantChecker {
     this.#last = { snapshot, asked, rows }
     return rows
   }
+}
+
+function unchecked(step: Verdict['step'], error: unknown): Verdict {
+  return { step, violations: [`the invariants could not be checked: ${(error as Error).stack}`] }
 }

@@ -7,7 +7,6 @@ import { WithdrawalChainAudit } from '#withdrawals/withdrawal_chain_audit'
 import { splitPayment } from '#ledger/split'
 import type { Microstx } from '#ledger/money'
 import type { Seller } from '#tests/simulation/cast'
-import type { World } from '#tests/simulation/world'
 
 /** A paid answer (200 with data, or a top-up's credit) the service sent, as the buyer received it. */
 export interface ServedResponse {
@@ -66,16 +65,24 @@ export interface Observations {
 /**
  * What the invariants hold the database to besides itself: the cast, what the
  * run observed and what the sellers' wallets hold on the chain — as they were
- * when the check began (`contextNow`), while the next step already runs.
+ * right after the check's snapshot was taken (`contextNow`), while the next
+ * step already runs.
  */
 export interface Context {
+  /** The cast: their provider ids and wallets do not change during a run. */
   sellers: Seller[]
   observed: Observations
   /** Each seller wallet's balance on the chain, by address. */
   onChain: Map<string, bigint>
 }
 
-export function contextNow(world: World, sellers: Seller[], observed: Observations): Context {
+/** What `context` needs of the chain. */
+interface Balances {
+  balanceOf(address: string): bigint
+}
+
+/** A copy of what the run observed, and the sellers' balances on `chain`, now. */
+export function contextNow(chain: Balances, sellers: Seller[], observed: Observations): Context {
   const wallets = sellers.flatMap((seller) => seller.wallets)
   return {
     sellers,
@@ -86,9 +93,7 @@ export function contextNow(world: World, sellers: Seller[], observed: Observatio
       refusedRetries: [...observed.refusedRetries],
       internalErrors: [...observed.internalErrors],
     },
-    onChain: new Map(
-      wallets.map((wallet) => [wallet.address, world.devnet.balanceOf(wallet.address)])
-    ),
+    onChain: new Map(wallets.map((wallet) => [wallet.address, chain.balanceOf(wallet.address)])),
   }
 }
 
@@ -97,7 +102,7 @@ export function contextNow(world: World, sellers: Seller[], observed: Observatio
  * statement, hence one snapshot) and the judgement on their rows, one line
  * per violation.
  */
-export interface Invariant {
+interface Invariant {
   reads(context: Context): Select[]
   judge(rows: TextRow[][], context: Context): string[]
 }
@@ -287,6 +292,7 @@ export const INVARIANTS: Record<string, Invariant> = {
                   OR (p.purpose = 'credit_top_up' AND p.status <> 'confirmed')
                   OR md5(p.response) IS DISTINCT FROM served.body_md5
                ORDER BY served.step`,
+        // The keys are the recordset's column names: a key spelled otherwise would read as NULL.
         bindings: [
           JSON.stringify(
             observed.served.map(({ txid, bodyMd5, step, purpose }) => ({
@@ -318,6 +324,7 @@ export const INVARIANTS: Record<string, Invariant> = {
       // were served, byte for byte; no call has an identifier the run never sent. Each call's
       // one credit_call posting is ledger:audit's (every call posted, every posting a call).
       reads: ({ observed }) => {
+        // The keys are the recordset's column names: a key spelled otherwise would read as NULL.
         const served = [
           JSON.stringify(
             observed.creditCalls.map(({ payer, identifier, bodyMd5, step }) => ({

@@ -78,7 +78,11 @@ export async function simulate(
   await emptyMarketplace()
   const rng = new SeededRandom(seed)
   const buyers = Array.from({ length: BUYERS }, () => walletFrom(rng))
-  const world = await World.create(client, buyers, PARTNERS)
+  const checker = await InvariantChecker.connect()
+  const world = await World.create(client, buyers, PARTNERS).catch(async (error) => {
+    await checker.close()
+    throw error
+  })
   const trace: string[] = []
   const kinds = new Map<string, number>()
   const realMs = new Map<string, number>()
@@ -91,10 +95,7 @@ export async function simulate(
     }
   }
   let invariantChecks = 0
-  let connected: InvariantChecker | undefined
   try {
-    const checker = await InvariantChecker.connect()
-    connected = checker
     const sellers = await registerSellers(world, rng)
     world.endStep()
     const run: Run = {
@@ -120,19 +121,21 @@ export async function simulate(
     const entries = Object.entries(stepKinds).map(([name, step]) => [name, step.weight] as const)
     // The check after a step runs while the next step does (InvariantChecker); a violation
     // is reported as the step it was found after, with the trace up to that step.
-    const failOn = (verdict: Verdict | null) => {
-      if (verdict && verdict.violations.length > 0 && verdict.step !== 'end') {
-        const step = verdict.step
-        throw new SimulationFailure(seed, step, step, trace.slice(0, step), verdict.violations)
+    const failOn = (verdict: Verdict | null, after: string[] = []) => {
+      if (verdict && verdict.violations.length > 0) {
+        const step = verdict.step as number
+        const problems = [...verdict.violations, ...after]
+        throw new SimulationFailure(seed, step, step, trace.slice(0, step), problems)
       }
     }
+    const capture = () => contextNow(world.devnet, sellers, run.observed)
     for (run.step = 1; run.step <= steps; run.step++) {
       const kind = rng.weighted(entries)
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
       try {
         trace.push(`${run.step} ${await timed(kind, () => stepKinds[kind].run(run))}`)
       } catch (error) {
-        failOn(await checker.outcome())
+        failOn(await checker.outcome(), [`(step ${run.step}, already running, then threw too)`])
         trace.push(`${run.step} ${kind}: threw`)
         throw new SimulationFailure(seed, run.step, run.step, trace, [
           String((error as Error).stack),
@@ -142,9 +145,7 @@ export async function simulate(
       if (run.step % ANALYZE_EVERY === 0)
         await timed('(analyze)', () => db.rawQuery(`ANALYZE ${CHECKED_TABLES}`))
       failOn(await timed('(invariants)', () => checker.outcome()))
-      await timed('(invariants)', () =>
-        checker.begin(run.step, contextNow(world, sellers, run.observed))
-      )
+      await timed('(invariants)', () => checker.begin(run.step, capture))
       invariantChecks += Object.keys(INVARIANTS).length
     }
     failOn(await timed('(invariants)', () => checker.outcome()))
@@ -152,7 +153,7 @@ export async function simulate(
     const final = await timed('(settle and final checks)', async () => {
       const unsettled = await settleEverything(world)
       const audit = await ledgerAuditFindings()
-      await checker.begin('end', contextNow(world, sellers, run.observed))
+      await checker.begin('end', capture)
       return [
         ...unsettled,
         ...(await checker.outcome())!.violations,
@@ -176,7 +177,7 @@ export async function simulate(
     }
   } finally {
     try {
-      await connected?.close()
+      await checker.close()
       await world.close()
     } finally {
       // The run's rows go too: the credit migration refuses to roll back over credit accounts.
