@@ -406,7 +406,7 @@ export const ERROR_CODES = {
     status: 401,
     in: ERROR,
     meaning:
-      'a scrape of /metrics without `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md#metrics)',
+      'a scrape of /metrics without `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md#metrics); carries `WWW-Authenticate: Bearer`',
   },
 
   // Payments

@@ -12,7 +12,7 @@ export function checkScrapeAccess(config: MetricsConfig, authorization: string |
     if (config.openWithoutToken) return
     throw new httpErrors.E_ROUTE_NOT_FOUND(['GET', '/metrics'])
   }
-  const sent = /^Bearer (.+)$/.exec(authorization ?? '')?.[1] ?? ''
+  const sent = /^bearer +(.+)$/i.exec(authorization ?? '')?.[1] ?? ''
   // Digests are of equal length whatever was sent: timingSafeEqual needs that, and the length leaks nothing.
   if (!timingSafeEqual(digest(sent), digest(config.token))) throw new E_METRICS_TOKEN_INVALID()
 }

@@ -92,8 +92,19 @@ test.group('GET /metrics access', (group) => {
     without.assertStatus(401)
     assert.equal(without.body().error.code, 'metrics_token_invalid')
     wrong.assertStatus(401)
+    for (const refused of [without, wrong])
+      assert.equal(refused.header('www-authenticate'), 'Bearer')
     right.assertStatus(200)
+    assert.isUndefined(right.header('www-authenticate'))
     assert.match(right.header('content-type') ?? '', /^text\/plain; version=0\.0\.4/)
+  })
+
+  test('the scheme is case-insensitive, as HTTP authentication schemes are', async ({ client }) => {
+    const response = await client
+      .get('/metrics')
+      .header('authorization', 'bearer scrape-token-0123456789')
+
+    response.assertStatus(200)
   })
 
   test('in production without METRICS_TOKEN there is no /metrics', async ({ client, cleanup }) => {
