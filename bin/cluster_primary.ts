@@ -14,6 +14,14 @@ const consoleEntry = fileURLToPath(
   new URL(`./console${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
 )
 
+/**
+ * A worker that keeps dying soon after it started (within `stableMs`) is
+ * started again at once the first time, then after 1 s, 2 s, 4 s … up to
+ * 30 s, so one that cannot run (a database down, a broken deploy) does not
+ * spin; a worker that ran longer starts the count again.
+ */
+const RESTART = { firstDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 60_000 }
+
 function log(message: string) {
   console.error(`${new Date().toISOString()} [primary ${process.pid}] ${message}`)
 }
@@ -24,12 +32,13 @@ function log(message: string) {
  * named by TOLLBOOTH_PROCESS (its metrics' `process` label). The first web
  * worker starts alone: without DATABASE_URL it starts the embedded
  * PostgreSQL the others then reuse, and a configuration it refuses stops the
- * instance before more start. A worker that dies later is started again. On
- * SIGTERM (or SIGINT) every worker is asked to stop at once — an HTTP worker
+ * instance before more start. On SIGTERM (or SIGINT) every worker is asked to stop at once — an HTTP worker
  * stops accepting connections and finishes the requests in flight first
  * (bin/http_drain.ts) — except that without DATABASE_URL the first web
  * worker, which owns the embedded PostgreSQL, stops after the others; the
- * primary exits once they all have.
+ * primary exits once they all have. A worker that dies later is started again
+ * at once the first time, then with a growing delay while it keeps dying soon
+ * after starting (RESTART).
  */
 export async function runPrimary() {
   let budget: ReturnType<typeof processBudget>
@@ -59,9 +68,13 @@ export async function runPrimary() {
 
   const roles = new Map<Worker, Role>()
   const ready = new Set<Worker>()
+  const startedAt = new Map<Worker, number>()
+  /** By role name: how many times in a row it died soon after starting. */
+  const quickExits = new Map<string, number>()
+  const pendingStarts = new Set<NodeJS.Timeout>()
   let stopping = false
 
-  const start = (role: Role) => {
+  const start = (role: Role, again = false) => {
     if (role.kind === 'scheduler') {
       cluster.setupPrimary({ exec: consoleEntry, args: ['scheduler:run'] })
     } else {
@@ -69,7 +82,11 @@ export async function runPrimary() {
     }
     const worker = cluster.fork({ TOLLBOOTH_PROCESS: nameOf(role) })
     roles.set(worker, role)
-    worker.once(role.kind === 'web' ? 'listening' : 'online', () => ready.add(worker))
+    startedAt.set(worker, Date.now())
+    worker.once(role.kind === 'web' ? 'listening' : 'online', () => {
+      ready.add(worker)
+      if (again) log(`${nameOf(role)} is up again (pid ${worker.process.pid})`)
+    })
     return worker
   }
 
@@ -84,14 +101,32 @@ export async function runPrimary() {
       void stop()
       return
     }
-    log(`${nameOf(role)} exited (${how}): starting another`)
-    start(role)
+    const name = nameOf(role)
+    const quick = Date.now() - startedAt.get(worker)! < RESTART.stableMs
+    startedAt.delete(worker)
+    const inARow = quick ? (quickExits.get(name) ?? 0) + 1 : 0
+    quickExits.set(name, inARow)
+    if (inARow <= 1) {
+      log(`${name} exited (${how}): starting another`)
+      start(role, true)
+      return
+    }
+    const delayMs = Math.min(RESTART.maxDelayMs, RESTART.firstDelayMs * 2 ** (inARow - 2))
+    log(
+      `${name} exited (${how}), ${inARow} times in a row soon after starting: starting another in ${delayMs / 1_000} s`
+    )
+    const timer = setTimeout(() => {
+      pendingStarts.delete(timer)
+      if (!stopping) start(role, true)
+    }, delayMs)
+    pendingStarts.add(timer)
   })
 
   const stop = async () => {
     if (stopping) return
     stopping = true
     log('stopping')
+    for (const timer of pendingStarts) clearTimeout(timer)
     const first = embeddedDatabase
       ? [...roles].find(([, role]) => role.kind === 'web' && role.slot === 1)?.[0]
       : undefined
