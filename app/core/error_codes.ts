@@ -384,6 +384,13 @@ export const ERROR_CODES = {
     meaning:
       "the `payment-identifier` of a call paid from credit was used by this wallet for another resource (the same id and resource answer the first call's bytes)",
   },
+  credit_call_outcome_unknown: {
+    status: 503,
+    in: ERROR,
+    meaning:
+      "a call paid from credit whose debit the database did not confirm at its commit (refused there, or the connection lost during it): it may have been debited — retry with the same `payment-identifier` to get the stored answer if it was and a new call if not; without one, the wallet's statement (GET /credit/statement) tells",
+    retryAfterSeconds: 1,
+  },
   credit_price_above_limit: {
     status: 402,
     in: X402,

@@ -13,3 +13,9 @@ export const E_PAYMENT_IDENTIFIER_CONFLICT = defineError(
   'payment_identifier_conflict',
   'This payment-identifier was used by this wallet for another resource; send a new one'
 )
+
+/** A credit call whose commit failed: it may or may not have been debited. */
+export const E_CREDIT_CALL_OUTCOME_UNKNOWN = defineError(
+  'credit_call_outcome_unknown',
+  'The debit of this call was not confirmed; retry with the same payment-identifier to get its answer once'
+)

@@ -6,7 +6,11 @@ import type { ErrorCode } from '#core/error_codes'
 import type { RequestLog } from '#core/request_log'
 import { creditBalanceOf } from '#credit/credit_balance'
 import { type CreditToken, CreditTokens } from '#credit/credit_tokens'
-import { E_CREDIT_TOKEN_INVALID, E_PAYMENT_IDENTIFIER_CONFLICT } from '#credit/exceptions'
+import {
+  E_CREDIT_CALL_OUTCOME_UNKNOWN,
+  E_CREDIT_TOKEN_INVALID,
+  E_PAYMENT_IDENTIFIER_CONFLICT,
+} from '#credit/exceptions'
 import { FeedReader } from '#feeds/feed_reader'
 import { accounts } from '#ledger/accounts'
 import { E_EXCEEDS_CREDITS } from '#ledger/exceptions'
@@ -161,7 +165,10 @@ export class ServeCreditCall {
       if (typeof outcome === 'string') {
         await trx.rollback()
       } else {
-        await trx.commit()
+        await trx.commit().catch((error: unknown) => {
+          // Refused at commit, or the connection lost during it: the debit may have happened.
+          throw new E_CREDIT_CALL_OUTCOME_UNKNOWN(undefined, { cause: error })
+        })
         metrics.revenue(call.price, 'credit')
       }
       return outcome

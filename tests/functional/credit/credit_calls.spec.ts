@@ -429,6 +429,47 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     assert.equal(await count('credit_calls'), 5)
   }).timeout(60_000)
 
+  test('a debit the database refuses at its commit is answered credit_call_outcome_unknown; the retry with its payment-identifier is served, debited once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { address, token } = await buyer(client, 100_000n)
+    // A check that fails only at commit, as a deferred constraint or a lost connection would.
+    await db.rawQuery(
+      `CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql
+         AS $$ BEGIN RAISE EXCEPTION 'refused at commit'; END $$`
+    )
+    await db.rawQuery(
+      `CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT ON credit_calls
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()`
+    )
+    const allowCommits = async () => {
+      await db.rawQuery('DROP TRIGGER IF EXISTS refuse_at_commit ON credit_calls')
+      await db.rawQuery('DROP FUNCTION IF EXISTS refuse_at_commit()')
+    }
+    cleanup(allowCommits)
+    const call = () =>
+      client
+        .get('/feeds/whale-alerts')
+        .header('credit-token', token)
+        .header('payment-identifier', 'refused-at-commit-0001')
+
+    const refused = await call()
+
+    refused.assertStatus(503)
+    assert.equal(refused.body().error.code, 'credit_call_outcome_unknown')
+    assert.equal(refused.header('retry-after'), '1')
+    assert.equal(await creditOf(address), 100_000n)
+
+    await allowCommits()
+    const retried = await call()
+
+    retried.assertStatus(200)
+    assert.equal(await creditOf(address), 95_000n)
+    assert.equal(await count('credit_calls'), 1)
+  })
+
   test('100 concurrent calls against a balance that covers 40: exactly 40 are served', async ({
     client,
     assert,
