@@ -178,6 +178,9 @@ const TRANSFER_MAY_BE_ON_CHAIN = new Set([
   'transaction_already_broadcast',
   'payment_failed',
 ])
+/** A credit call whose debit the service could not confirm: the same payment-identifier tells. */
+const CREDIT_CALL_OUTCOME_UNKNOWN = 'credit_call_outcome_unknown'
+
 /** A credit token the service no longer takes: a new one (a new signature) may. */
 const CREDIT_TOKEN_SPENT = new Set(['credit_token_invalid', 'credit_spend_cap_reached'])
 
@@ -528,7 +531,11 @@ export function createClient(options: ClientOptions) {
     }
   }
 
-  /** A credit call's answer, sent again with the same headers after a lost answer or a 429. */
+  /**
+   * A credit call's answer, sent again with the same headers after a lost answer, a 429, or a
+   * debit the service could not confirm (`credit_call_outcome_unknown`: the retry answers the
+   * stored bytes if it was debited).
+   */
   async function sendCredit(
     url: string,
     id: string,
@@ -538,11 +545,14 @@ export function createClient(options: ClientOptions) {
     let busy = 0
     for (;;) {
       const answer = await settled(request(url, { headers }))
+      const status = answer.ok ? answer.value.response.status : null
+      const code = answer.ok && status! >= 500 ? errorCode(parseJson(answer.value.text)) : null
+      const unconfirmed = code === CREDIT_CALL_OUTCOME_UNKNOWN
       const retry = !answer.ok
         ? lost++ < LOST_ANSWER_RETRIES
-        : answer.value.response.status === 429
+        : status === 429
           ? busy++ < BUSY_RETRIES
-          : answer.value.response.status >= 500 && !errorCode(parseJson(answer.value.text))
+          : status! >= 500 && (code === null || unconfirmed)
             ? lost++ < LOST_ANSWER_RETRIES
             : false
       if (!retry) {
@@ -550,7 +560,7 @@ export function createClient(options: ClientOptions) {
         throw new UnreachableError(url, answer.error, null, id)
       }
       const waitMs =
-        answer.ok && answer.value.response.status === 429
+        answer.ok && (status === 429 || unconfirmed)
           ? retryAfterMs(answer.value.response, 1)
           : Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs)
       await sleep(waitMs)

@@ -170,6 +170,20 @@ test('a lost answer is sent again with the same payment-identifier: debited once
   assert.equal(client.spent().credit.calls, 2)
 })
 
+test('a debit the service could not confirm is sent again with the same payment-identifier: debited once', async () => {
+  const { client, state } = setUp()
+  await client.get('whale-alerts')
+  state.next.push('unconfirmed')
+
+  const bought = await client.get('whale-alerts')
+
+  assert.deepEqual(bought.data, { paid: 'from credit' })
+  const [unconfirmed, retried] = state.creditRequests.slice(-2)
+  assert.equal(unconfirmed.id, retried.id)
+  assert.equal(state.balance, 10_000n)
+  assert.equal(client.spent().credit.calls, 2)
+})
+
 test('concurrent calls short of credit share one top-up and one token', async () => {
   const { client, state } = setUp({ credit: { topUpMicrostx: 50_000 } })
 

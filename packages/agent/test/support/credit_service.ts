@@ -53,8 +53,11 @@ export function creditService(options: CreditServiceOptions = {}) {
     /** Debits by payment-identifier: a retry with the same id is answered without a debit. */
     debits: new Map<string, string>(),
     creditRequests: [] as { token: string; id: string | null }[],
-    /** Answers to the next credit requests instead of serving them (after debiting, if 'lose'). */
-    next: [] as ('lose' | 'expire')[],
+    /**
+     * Answers to the next credit requests instead of serving them: 'lose' and 'unconfirmed'
+     * (503 credit_call_outcome_unknown) after debiting.
+     */
+    next: [] as ('lose' | 'unconfirmed' | 'expire')[],
   }
   const offer = {
     header: 'credit-token',
@@ -163,6 +166,10 @@ export function creditService(options: CreditServiceOptions = {}) {
     state.balance -= price
     if (id) state.debits.set(id, served)
     if (step === 'lose') throw new TypeError('fetch failed')
+    if (step === 'unconfirmed') {
+      const unknown = { code: 'credit_call_outcome_unknown', message: 'not confirmed' }
+      return json(503, { error: unknown }, { 'retry-after': '0' })
+    }
     return new Response(served, {
       status: 200,
       headers: {
