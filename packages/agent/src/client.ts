@@ -556,8 +556,10 @@ export function createClient(options: ClientOptions) {
             ? lost++ < LOST_ANSWER_RETRIES
             : false
       if (!retry) {
-        if (answer.ok) return answer.value
-        throw new UnreachableError(url, answer.error, null, id)
+        if (!answer.ok) throw new UnreachableError(url, answer.error, null, id)
+        // Still unconfirmed: as a lost answer, its price stays held and its identifier is named.
+        if (unconfirmed) throw new UnreachableError(url, new Error(code), null, id)
+        return answer.value
       }
       const waitMs =
         answer.ok && (status === 429 || unconfirmed)

@@ -182,6 +182,34 @@ test('a debit the service could not confirm is sent again with the same payment-
   assert.equal(unconfirmed.id, retried.id)
   assert.equal(state.balance, 10_000n)
   assert.equal(client.spent().credit.calls, 2)
+  assert.deepEqual(client.spent().credit.unknownCalls, [])
+})
+
+test('a debit still unconfirmed after every retry names its payment-identifier and keeps its price held', async () => {
+  const { client, state } = setUp()
+  await client.get('whale-alerts')
+  state.next.push('unconfirmed', 'unconfirmed', 'unconfirmed', 'unconfirmed', 'unconfirmed')
+
+  const unknown = await client.get('whale-alerts').catch((error) => error)
+
+  assert.ok(unknown instanceof UnreachableError, String(unknown))
+  assert.match(unknown.paymentIdentifier!, /^pay_[0-9a-f]{32}$/)
+  assert.deepEqual(client.spent().credit.unknownCalls, [unknown.paymentIdentifier])
+  // The token's maximum price stays held out of the top-ups until the outcome is known.
+  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 5_000n)
+  assert.equal(state.balance, 10_000n)
+
+  const retried = await client.get(
+    'whale-alerts',
+    {},
+    { paymentIdentifier: unknown.paymentIdentifier! }
+  )
+
+  assert.deepEqual(retried.data, { paid: 'from credit' })
+  assert.equal(state.balance, 10_000n, 'debited once')
+  assert.deepEqual(client.spent().credit.unknownCalls, [])
+  assert.equal(client.spent().reservedMicrostx, 0n)
+  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 10_000n)
 })
 
 test('concurrent calls short of credit share one top-up and one token', async () => {

@@ -69,6 +69,13 @@ export function creditService(options: CreditServiceOptions = {}) {
     topUpMaximum: '100000000',
     tokenMaxLifetimeSeconds: 3600,
   }
+  /** A debit the service could not confirm (it happened: the stub debits first). */
+  const unconfirmed = () =>
+    json(
+      503,
+      { error: { code: 'credit_call_outcome_unknown', message: 'not confirmed' } },
+      { 'retry-after': '0' }
+    )
   const feedQuote = (error?: string) => {
     const answer = quote(
       String(price),
@@ -157,6 +164,7 @@ export function creditService(options: CreditServiceOptions = {}) {
     const served = JSON.stringify({ data: { paid: 'from credit' }, price: Number(price) })
     if (id && state.debits.has(id)) {
       if (step === 'lose') throw new TypeError('fetch failed')
+      if (step === 'unconfirmed') return unconfirmed()
       return new Response(state.debits.get(id), { status: 200 })
     }
     if (price > limits.maxPrice) return feedQuote('credit_price_above_limit')
@@ -166,10 +174,7 @@ export function creditService(options: CreditServiceOptions = {}) {
     state.balance -= price
     if (id) state.debits.set(id, served)
     if (step === 'lose') throw new TypeError('fetch failed')
-    if (step === 'unconfirmed') {
-      const unknown = { code: 'credit_call_outcome_unknown', message: 'not confirmed' }
-      return json(503, { error: unknown }, { 'retry-after': '0' })
-    }
+    if (step === 'unconfirmed') return unconfirmed()
     return new Response(served, {
       status: 200,
       headers: {
