@@ -388,7 +388,7 @@ export const ERROR_CODES = {
     status: 503,
     in: ERROR,
     meaning:
-      "a call paid from credit whose debit the database did not confirm at its commit (refused there, or the connection lost during it): it may have been debited — retry with the same `payment-identifier` to get the stored answer if it was and a new call if not; without one, the wallet's statement (GET /credit/statement) tells",
+      "a call paid from credit with a `payment-identifier` whose debit the database did not confirm at its commit (refused there, or the connection lost during it): it may have been debited — retry with the same `payment-identifier` to get the stored answer if it was and a new call if not (without an identifier the call answers 500 `internal_error`: the wallet's statement, GET /credit/statement, tells whether it was debited)",
     retryAfterSeconds: 1,
   },
   credit_price_above_limit: {

@@ -167,6 +167,8 @@ export class ServeCreditCall {
       } else {
         await trx.commit().catch((error: unknown) => {
           // Refused at commit, or the connection lost during it: the debit may have happened.
+          // Only a retry with the call's payment-identifier can tell without debiting twice.
+          if (request.paymentIdentifier === undefined) throw error
           throw new E_CREDIT_CALL_OUTCOME_UNKNOWN(undefined, { cause: error })
         })
         metrics.revenue(call.price, 'credit')

@@ -429,12 +429,17 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     assert.equal(await count('credit_calls'), 5)
   }).timeout(60_000)
 
-  test('a debit the database refuses at its commit is answered credit_call_outcome_unknown; the retry with its payment-identifier is served, debited once', async ({
+  test('a debit the database refuses at its commit is answered credit_call_outcome_unknown (without a payment-identifier, a 500 that invites no retry); the retry with its payment-identifier is served, debited once', async ({
     client,
     assert,
     cleanup,
   }) => {
     const { address, token } = await buyer(client, 100_000n)
+    const allowCommits = async () => {
+      await db.rawQuery('DROP TRIGGER IF EXISTS refuse_at_commit ON credit_calls')
+      await db.rawQuery('DROP FUNCTION IF EXISTS refuse_at_commit()')
+    }
+    cleanup(allowCommits)
     // A check that fails only at commit, as a deferred constraint or a lost connection would.
     await db.rawQuery(
       `CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql
@@ -444,11 +449,6 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
       `CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER INSERT ON credit_calls
          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit()`
     )
-    const allowCommits = async () => {
-      await db.rawQuery('DROP TRIGGER IF EXISTS refuse_at_commit ON credit_calls')
-      await db.rawQuery('DROP FUNCTION IF EXISTS refuse_at_commit()')
-    }
-    cleanup(allowCommits)
     const call = () =>
       client
         .get('/feeds/whale-alerts')
@@ -461,6 +461,10 @@ test.group('Calls paid from credit, concurrently (committed)', (group) => {
     assert.equal(refused.body().error.code, 'credit_call_outcome_unknown')
     assert.equal(refused.header('retry-after'), '1')
     assert.equal(await creditOf(address), 100_000n)
+    // Without an identifier nothing could match a retry to it: no invitation to retry.
+    const withoutId = await client.get('/feeds/whale-alerts').header('credit-token', token)
+    withoutId.assertStatus(500)
+    assert.isUndefined(withoutId.header('retry-after'))
 
     await allowCommits()
     const retried = await call()
