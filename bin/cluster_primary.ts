@@ -15,10 +15,10 @@ const consoleEntry = fileURLToPath(
 )
 
 /**
- * A worker that keeps dying soon after it started (within `stableMs`) is
- * started again at once the first time, then after 1 s, 2 s, 4 s … up to
- * 30 s, so one that cannot run (a database down, a broken deploy) does not
- * spin; a worker that ran longer starts the count again.
+ * A worker that keeps dying soon after it started (within `stableMs`, up or
+ * not yet) is started again at once the first time, then after 1 s, 2 s, 4 s
+ * … up to 30 s, so one that cannot run (its database down, a crash on every
+ * request) does not spin; a worker that ran longer starts the count again.
  */
 const RESTART = { firstDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 60_000 }
 
@@ -36,9 +36,9 @@ function log(message: string) {
  * stops accepting connections and finishes the requests in flight first
  * (bin/http_drain.ts) — except that without DATABASE_URL the first web
  * worker, which owns the embedded PostgreSQL, stops after the others; the
- * primary exits once they all have. A worker that dies later is started again
- * at once the first time, then with a growing delay while it keeps dying soon
- * after starting (RESTART).
+ * primary exits once they all have. A worker that dies once the instance is up
+ * is started again at once the first time, then with a growing delay while it
+ * keeps dying soon after starting (RESTART).
  */
 export async function runPrimary() {
   let budget: ReturnType<typeof processBudget>
@@ -69,6 +69,8 @@ export async function runPrimary() {
   const roles = new Map<Worker, Role>()
   const ready = new Set<Worker>()
   const startedAt = new Map<Worker, number>()
+  /** Workers started in place of one that died. */
+  const restarted = new Set<Worker>()
   /** By role name: how many times in a row it died soon after starting. */
   const quickExits = new Map<string, number>()
   const pendingStarts = new Set<NodeJS.Timeout>()
@@ -83,6 +85,7 @@ export async function runPrimary() {
     const worker = cluster.fork({ TOLLBOOTH_PROCESS: nameOf(role) })
     roles.set(worker, role)
     startedAt.set(worker, Date.now())
+    if (again) restarted.add(worker)
     worker.once(role.kind === 'web' ? 'listening' : 'online', () => {
       ready.add(worker)
       if (again) log(`${nameOf(role)} is up again (pid ${worker.process.pid})`)
@@ -94,16 +97,20 @@ export async function runPrimary() {
     const role = roles.get(worker)!
     roles.delete(worker)
     const how = signal ? `signal ${signal}` : `code ${code}`
+    const wasUp = ready.delete(worker)
+    const wasRestart = restarted.delete(worker)
+    const ranMs = Date.now() - startedAt.get(worker)!
+    startedAt.delete(worker)
     if (stopping) return log(`${nameOf(role)} stopped (${how})`)
-    if (!ready.delete(worker)) {
+    // At the instance's start a worker that never came up is a configuration it refuses.
+    if (!wasUp && !wasRestart) {
       log(`${nameOf(role)} exited (${how}) before it was up: stopping`)
       process.exitCode = 1
       void stop()
       return
     }
     const name = nameOf(role)
-    const quick = Date.now() - startedAt.get(worker)! < RESTART.stableMs
-    startedAt.delete(worker)
+    const quick = ranMs < RESTART.stableMs
     const inARow = quick ? (quickExits.get(name) ?? 0) + 1 : 0
     quickExits.set(name, inARow)
     if (inARow <= 1) {

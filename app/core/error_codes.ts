@@ -15,6 +15,8 @@ export interface ErrorCodeEntry {
   meaning: string
   /** The `Retry-After` an `{error}` answer with this code carries. */
   retryAfterSeconds?: number
+  /** The `WWW-Authenticate` challenge a 401 with this code carries (RFC 9110 §11.6.1). */
+  challenge?: string
 }
 
 const ERROR = ['error'] as const
@@ -110,7 +112,8 @@ export const ERROR_CODES = {
     status: 401,
     in: ERROR,
     meaning:
-      'a bearer route without a valid token (missing, malformed, unknown, expired or revoked); carries `WWW-Authenticate: Bearer`',
+      'a bearer route without a valid token (missing, malformed, unknown, expired or revoked)',
+    challenge: 'Bearer',
   },
   challenge_not_found: {
     status: 401,
@@ -413,7 +416,8 @@ export const ERROR_CODES = {
     status: 401,
     in: ERROR,
     meaning:
-      'a scrape of /metrics without `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md#metrics); carries `WWW-Authenticate: Bearer`',
+      'a scrape of /metrics without `Authorization: Bearer <METRICS_TOKEN>` (docs/operations.md#metrics)',
+    challenge: 'Bearer',
   },
 
   // Payments
@@ -596,7 +600,8 @@ export function renderErrorTable(): string {
     const retry = entry.retryAfterSeconds
       ? `; carries \`Retry-After: ${entry.retryAfterSeconds}\``
       : ''
-    return `| ${entry.status} | \`${code}\` | ${entry.in.join(', ')} | ${entry.meaning}${retry} |`
+    const challenge = entry.challenge ? `; carries \`WWW-Authenticate: ${entry.challenge}\`` : ''
+    return `| ${entry.status} | \`${code}\` | ${entry.in.join(', ')} | ${entry.meaning}${retry}${challenge} |`
   })
   return ['| status | code | in | meaning |', '|---|---|---|---|', ...rows].join('\n')
 }

@@ -34,8 +34,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       return this.handle(error.cause, ctx)
     }
     const code = declaredCodeOf(error)
-    const retryAfter = code && (ERROR_CODES[code] as ErrorCodeEntry).retryAfterSeconds
-    if (retryAfter) ctx.response.header('retry-after', String(retryAfter))
+    const declared = code ? (ERROR_CODES[code] as ErrorCodeEntry) : undefined
+    if (declared?.retryAfterSeconds) {
+      ctx.response.header('retry-after', String(declared.retryAfterSeconds))
+    }
+    if (declared?.challenge) ctx.response.header('www-authenticate', declared.challenge)
     if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
       // The library's own rendering has another shape: ours, with its Retry-After.
       ctx.response.header('retry-after', String(Math.max(1, error.response.availableIn)))

@@ -23,7 +23,6 @@ export default class AuthMiddleware {
       await ctx.auth.authenticateUsing(options.guards)
     } catch (error) {
       if (!(error instanceof errors.E_UNAUTHORIZED_ACCESS)) throw error
-      ctx.response.header('www-authenticate', 'Bearer')
       throw new E_UNAUTHENTICATED()
     }
     return next()

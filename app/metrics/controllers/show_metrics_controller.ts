@@ -2,7 +2,6 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { MetricsConfig } from '#metrics/define_config'
 import { scrapeMetrics } from '#metrics/scrape'
-import { E_METRICS_TOKEN_INVALID } from '#metrics/exceptions'
 import { checkScrapeAccess } from '#metrics/scrape_access'
 
 /** GET /metrics: the instance's metrics in Prometheus's text format (docs/operations.md#metrics). */
@@ -11,12 +10,7 @@ export default class ShowMetricsController {
   constructor(private config: MetricsConfig) {}
 
   async handle({ request, response }: HttpContext) {
-    try {
-      checkScrapeAccess(this.config, request.header('authorization'))
-    } catch (error) {
-      if (error instanceof E_METRICS_TOKEN_INVALID) response.header('www-authenticate', 'Bearer')
-      throw error
-    }
+    checkScrapeAccess(this.config, request.header('authorization'))
     const { contentType, text } = await scrapeMetrics()
     response.header('content-type', contentType)
     response.header('cache-control', 'no-store')
