@@ -15,7 +15,7 @@ export interface ErrorCodeEntry {
   meaning: string
   /** The `Retry-After` an `{error}` answer with this code carries. */
   retryAfterSeconds?: number
-  /** The `WWW-Authenticate` challenge a 401 with this code carries (RFC 9110 §11.6.1). */
+  /** The `WWW-Authenticate` challenge a 401 with this code carries (RFC 9110 requires one). */
   challenge?: string
 }
 
