@@ -168,7 +168,13 @@ test.group('Benchmark', () => {
           .count('* as count')
         return Number(row.count)
       }
-      const totals: ConfirmSummary = { confirmed: 0, failed: 0, rebroadcast: 0, pending: 0 }
+      const totals: ConfirmSummary = {
+        confirmed: 0,
+        failed: 0,
+        rebroadcast: 0,
+        pending: 0,
+        unsettled: 0,
+      }
       let rounds = 0
       while ((await unsettled()) > 0) {
         if (performance.now() - started > SETTLE_DEADLINE_MS) {

@@ -17,7 +17,7 @@ export default class PaymentsReconcile extends BaseCommand {
     const { reconcile: options } = await this.app.container.make(PaymentsConfig)
     const summary = await reconcile.run(options)
     this.logger.info(
-      `payments reconciled: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.released} released, ${summary.pending} still pending`
+      `payments reconciled: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.released} released, ${summary.pending} still pending, ${summary.unsettled} not settled now (see the errors logged)`
     )
   }
 }

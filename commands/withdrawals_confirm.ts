@@ -15,7 +15,7 @@ export default class WithdrawalsConfirm extends BaseCommand {
     const confirm = await this.app.container.make(ConfirmWithdrawals)
     const summary = await confirm.run()
     this.logger.info(
-      `withdrawals: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.rebroadcast} sent again, ${summary.pending} still pending`
+      `withdrawals: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.rebroadcast} sent again, ${summary.pending} still pending, ${summary.unsettled} not settled now (see the errors logged)`
     )
   }
 }

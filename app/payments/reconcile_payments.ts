@@ -19,7 +19,8 @@ export interface ReconcileOptions {
   batchSize: number
 }
 
-type ReconcileOutcome = 'confirmed' | 'failed' | 'released' | 'pending'
+/** What a run did with each row; `unsettled`: it could not settle the row now (logged). */
+type ReconcileOutcome = 'confirmed' | 'failed' | 'released' | 'pending' | 'unsettled'
 
 /**
  * Finishes payments whose request is gone (the buyer left, a 202, a crash):
@@ -56,6 +57,7 @@ export class ReconcilePayments {
       failed: 0,
       released: 0,
       pending: 0,
+      unsettled: 0,
     }
     try {
       if (lease.rows.length === 0) return summary
@@ -66,7 +68,7 @@ export class ReconcilePayments {
             // One row that cannot be settled now (a refused confirmation, a node error) is
             // left for the next run; it does not hold up the rest of the batch.
             logger.error({ err: error, txid: row.txid }, 'reconcile could not settle a payment')
-            return 'pending' as const
+            return 'unsettled' as const
           }
         )
         if (outcome !== 'already_confirmed') summary[outcome]++

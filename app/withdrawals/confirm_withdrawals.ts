@@ -14,6 +14,8 @@ export interface ConfirmSummary {
   failed: number
   rebroadcast: number
   pending: number
+  /** Withdrawals it could not settle now (logged), left for the next run. */
+  unsettled: number
 }
 
 /**
@@ -44,7 +46,13 @@ export class ConfirmWithdrawals {
   ) {}
 
   async run(): Promise<ConfirmSummary> {
-    const summary: ConfirmSummary = { confirmed: 0, failed: 0, rebroadcast: 0, pending: 0 }
+    const summary: ConfirmSummary = {
+      confirmed: 0,
+      failed: 0,
+      rebroadcast: 0,
+      pending: 0,
+      unsettled: 0,
+    }
     const { graceSeconds, batchSize, leaseMs } = this.config.confirm
     const lease = await this.lifecycle.leaseUnsettled({ graceSeconds, batchSize, leaseMs })
     try {
@@ -65,7 +73,7 @@ export class ConfirmWithdrawals {
               { err: error, withdrawal_id: withdrawal.id, txid: withdrawal.txid },
               'withdrawals:confirm could not settle a withdrawal'
             )
-            return 'pending' as const
+            return 'unsettled' as const
           })
           summary[outcome]++
         }

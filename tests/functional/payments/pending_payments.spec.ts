@@ -304,8 +304,8 @@ test.group('Payments still settling when the request ends', (group) => {
     const notYet = await reconcile.run({ ...options, droppedRecheckSeconds: 300 })
     const due = await reconcile.run({ ...options, droppedRecheckSeconds: 30 })
 
-    assert.deepEqual(notYet, { confirmed: 0, failed: 0, released: 0, pending: 0 })
-    assert.deepEqual(due, { confirmed: 0, failed: 0, released: 0, pending: 1 })
+    assert.deepEqual(notYet, { confirmed: 0, failed: 0, released: 0, pending: 0, unsettled: 0 })
+    assert.deepEqual(due, { confirmed: 0, failed: 0, released: 0, pending: 1, unsettled: 0 })
     const row = await current()
     assert.equal(row.status, 'broadcast')
   })

@@ -9,7 +9,7 @@ import { type ManualClock, useManualClock } from '#tests/support/clock'
 
 /** Unknown to the chain but far from released: a run leaves each row pending, unchanged. */
 const OPTIONS = { graceSeconds: 30, releaseAfterSeconds: 86_400, batchSize: 10 }
-const NOTHING = { confirmed: 0, failed: 0, released: 0, pending: 0 }
+const NOTHING = { confirmed: 0, failed: 0, released: 0, pending: 0, unsettled: 0 }
 
 function txid(n: number) {
   return `c0${n.toString(16).padStart(62, '0')}`
@@ -109,7 +109,7 @@ test.group('payments:reconcile leases', (group) => {
 
     const run = await reconcile.run({ ...OPTIONS, releaseAfterSeconds: 60 })
 
-    assert.deepEqual(run, { ...NOTHING, pending: 3 })
+    assert.deepEqual(run, { ...NOTHING, pending: 2, unsettled: 1 })
     const rows = await db.from('payments').whereIn('txid', [1, 2].map(txid)).select('dropped_at')
     assert.isTrue(
       rows.every((row) => row.dropped_at !== null),
