@@ -19,5 +19,7 @@ export default class PaymentsReconcile extends BaseCommand {
     this.logger.info(
       `payments reconciled: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.released} released, ${summary.pending} still pending, ${summary.unsettled} not settled now (see the errors logged)`
     )
+    // A row it could not settle is a problem for whoever runs it by hand or from cron.
+    if (summary.unsettled > 0) this.exitCode = 1
   }
 }

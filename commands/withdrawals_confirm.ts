@@ -17,5 +17,7 @@ export default class WithdrawalsConfirm extends BaseCommand {
     this.logger.info(
       `withdrawals: ${summary.confirmed} confirmed, ${summary.failed} failed, ${summary.rebroadcast} sent again, ${summary.pending} still pending, ${summary.unsettled} not settled now (see the errors logged)`
     )
+    // A row it could not settle is a problem for whoever runs it by hand or from cron.
+    if (summary.unsettled > 0) this.exitCode = 1
   }
 }

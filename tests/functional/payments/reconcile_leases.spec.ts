@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import { PaymentsConfig } from '#payments/define_config'
 import { PaymentLifecycle } from '#payments/payment_lifecycle'
 import { ReconcilePayments } from '#payments/reconcile_payments'
+import PaymentsReconcile from '../../../commands/payments_reconcile.js'
 import { pointAppAtDevnet } from '#tests/support/chain'
 import { type ManualClock, useManualClock } from '#tests/support/clock'
 
@@ -115,5 +116,29 @@ test.group('payments:reconcile leases', (group) => {
       rows.every((row) => row.dropped_at !== null),
       'the rows after it were settled'
     )
+  })
+
+  test('node ace payments:reconcile exits 1 when it left a row it could not settle, 0 otherwise', async ({
+    cleanup,
+  }) => {
+    const ace = await app.container.make('ace')
+    ace.ui.switchMode('raw')
+    cleanup(() => ace.ui.switchMode('normal'))
+    const runCommand = async () => {
+      const command = await ace.create(PaymentsReconcile, [])
+      await command.exec()
+      return command
+    }
+    await stalePayments(2)
+
+    const settled = await runCommand()
+    await db.from('payments').where('txid', txid(0)).update({ payer: 'not-an-address' })
+    clock.advance(3_600_000)
+    const unsettled = await runCommand()
+
+    settled.assertSucceeded()
+    settled.assertLogMatches(/2 still pending, 0 not settled now/)
+    unsettled.assertFailed()
+    unsettled.assertLogMatches(/1 not settled now/)
   })
 })

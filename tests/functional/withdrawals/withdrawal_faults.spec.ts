@@ -9,6 +9,7 @@ import { StacksClient } from '#chain/stacks_client'
 import { stacksClientOptions } from '#tests/support/chain'
 import { broadcast } from '#tests/support/devnet'
 import { WithdrawalDispatcher } from '#withdrawals/withdrawal_dispatcher'
+import WithdrawalsConfirm from '../../../commands/withdrawals_confirm.js'
 import { WithdrawalLifecycle } from '#withdrawals/withdrawal_lifecycle'
 import {
   pendingRevenueOf,
@@ -238,14 +239,19 @@ test.group('Withdrawals against a faulty node', (group) => {
   })
 
   /** Runs the confirm job with `client` as its node client. */
-  async function confirmThrough(client: StacksClient) {
+  /** `work` with the app talking to the node through `client`. */
+  async function throughClient<T>(client: StacksClient, work: () => Promise<T>) {
     const real = await app.container.make(StacksClient)
     app.container.swap(StacksClient, () => client)
     try {
-      return await stack.confirm()
+      return await work()
     } finally {
       app.container.swap(StacksClient, () => real)
     }
+  }
+
+  function confirmThrough(client: StacksClient) {
+    return throughClient(client, () => stack.confirm())
   }
 
   test('a transaction mined while the job looks it up is confirmed, never failed and restored', async ({
@@ -307,6 +313,7 @@ test.group('Withdrawals against a faulty node', (group) => {
   test('a withdrawal the job cannot settle now is left for the next run and does not hold up the others', async ({
     client,
     assert,
+    cleanup,
   }) => {
     const first = await withdraw(client)
     const second = await withdraw(client)
@@ -337,6 +344,21 @@ test.group('Withdrawals against a faulty node', (group) => {
         { status: 'broadcast', failedLookUp: true },
       ]
     )
+
+    // Run by hand or from cron, a run that leaves one unsettled says so with its exit code.
+    const ace = await app.container.make('ace')
+    ace.ui.switchMode('raw')
+    cleanup(() => ace.ui.switchMode('normal'))
+    const command = await throughClient(
+      new FailingLookUp(stacksClientOptions(stack.devnet.url)),
+      async () => {
+        const run = await ace.create(WithdrawalsConfirm, [])
+        await run.exec()
+        return run
+      }
+    )
+    command.assertFailed()
+    command.assertLogMatches(/1 not settled now/)
 
     await stack.confirm()
     const after = await db.from('withdrawals').whereIn('id', ids).select('status')
