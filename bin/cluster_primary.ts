@@ -32,13 +32,14 @@ function log(message: string) {
  * named by TOLLBOOTH_PROCESS (its metrics' `process` label). The first web
  * worker starts alone: without DATABASE_URL it starts the embedded
  * PostgreSQL the others then reuse, and a configuration it refuses stops the
- * instance before more start. On SIGTERM (or SIGINT) every worker is asked to stop at once — an HTTP worker
- * stops accepting connections and finishes the requests in flight first
- * (bin/http_drain.ts) — except that without DATABASE_URL the first web
- * worker, which owns the embedded PostgreSQL, stops after the others; the
- * primary exits once they all have. A worker that dies once the instance is up
- * is started again at once the first time, then with a growing delay while it
- * keeps dying soon after starting (RESTART).
+ * instance before more start. On SIGTERM (or SIGINT) every worker is asked
+ * to stop at once — an HTTP worker stops accepting connections and finishes
+ * the requests in flight first (bin/http_drain.ts) — except that without
+ * DATABASE_URL the first web worker, which owns the embedded PostgreSQL,
+ * stops after the others; the primary exits once they all have. A worker
+ * that dies once the instance is up is started again at once the first time,
+ * then with a growing delay while it keeps dying soon after starting
+ * (RESTART).
  */
 export async function runPrimary() {
   let budget: ReturnType<typeof processBudget>
@@ -66,11 +67,8 @@ export async function runPrimary() {
   const { answerWorkerScrapes } = await import('../app/metrics/scrape.js')
   answerWorkerScrapes()
 
-  const roles = new Map<Worker, Role>()
-  const ready = new Set<Worker>()
-  const startedAt = new Map<Worker, number>()
-  /** Workers started in place of one that died. */
-  const restarted = new Set<Worker>()
+  /** Each live worker: its role, when it was started, whether in place of one that died, whether up. */
+  const workers = new Map<Worker, { role: Role; startedAt: number; again: boolean; up: boolean }>()
   /** By role name: how many times in a row it died soon after starting. */
   const quickExits = new Map<string, number>()
   const pendingStarts = new Set<NodeJS.Timeout>()
@@ -83,34 +81,29 @@ export async function runPrimary() {
       cluster.setupPrimary({ exec: process.argv[1], args: [] })
     }
     const worker = cluster.fork({ TOLLBOOTH_PROCESS: nameOf(role) })
-    roles.set(worker, role)
-    startedAt.set(worker, Date.now())
-    if (again) restarted.add(worker)
+    const entry = { role, startedAt: Date.now(), again, up: false }
+    workers.set(worker, entry)
     worker.once(role.kind === 'web' ? 'listening' : 'online', () => {
-      ready.add(worker)
+      entry.up = true
       if (again) log(`${nameOf(role)} is up again (pid ${worker.process.pid})`)
     })
     return worker
   }
 
   cluster.on('exit', (worker, code, signal) => {
-    const role = roles.get(worker)!
-    roles.delete(worker)
+    const { role, startedAt, again, up } = workers.get(worker)!
+    workers.delete(worker)
+    const name = nameOf(role)
     const how = signal ? `signal ${signal}` : `code ${code}`
-    const wasUp = ready.delete(worker)
-    const wasRestart = restarted.delete(worker)
-    const ranMs = Date.now() - startedAt.get(worker)!
-    startedAt.delete(worker)
-    if (stopping) return log(`${nameOf(role)} stopped (${how})`)
+    if (stopping) return log(`${name} stopped (${how})`)
     // At the instance's start a worker that never came up is a configuration it refuses.
-    if (!wasUp && !wasRestart) {
-      log(`${nameOf(role)} exited (${how}) before it was up: stopping`)
+    if (!up && !again) {
+      log(`${name} exited (${how}) before it was up: stopping`)
       process.exitCode = 1
       void stop()
       return
     }
-    const name = nameOf(role)
-    const quick = ranMs < RESTART.stableMs
+    const quick = Date.now() - startedAt < RESTART.stableMs
     const inARow = quick ? (quickExits.get(name) ?? 0) + 1 : 0
     quickExits.set(name, inARow)
     if (inARow <= 1) {
@@ -135,9 +128,9 @@ export async function runPrimary() {
     log('stopping')
     for (const timer of pendingStarts) clearTimeout(timer)
     const first = embeddedDatabase
-      ? [...roles].find(([, role]) => role.kind === 'web' && role.slot === 1)?.[0]
+      ? [...workers].find(([, { role }]) => role.kind === 'web' && role.slot === 1)?.[0]
       : undefined
-    await stopWorkers([...roles.keys()].filter((worker) => worker !== first))
+    await stopWorkers([...workers.keys()].filter((worker) => worker !== first))
     if (first) await stopWorkers([first])
   }
   // Every time: a signal repeated while the workers drain must not kill the primary under them.
