@@ -543,29 +543,29 @@ export function createClient(options: ClientOptions) {
   ): Promise<Answer> {
     let lost = 0
     let busy = 0
+    const backOff = () => sleep(Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs))
     for (;;) {
       const answer = await settled(request(url, { headers }))
-      const status = answer.ok ? answer.value.response.status : null
-      const code = answer.ok && status! >= 500 ? errorCode(parseJson(answer.value.text)) : null
+      if (!answer.ok) {
+        if (lost++ >= LOST_ANSWER_RETRIES) throw new UnreachableError(url, answer.error, null, id)
+        await backOff()
+        continue
+      }
+      const { response, text } = answer.value
+      if (response.status === 429 && busy++ < BUSY_RETRIES) {
+        await sleep(retryAfterMs(response, 1))
+        continue
+      }
+      const code = response.status >= 500 ? errorCode(parseJson(text)) : null
       const unconfirmed = code === CREDIT_CALL_OUTCOME_UNKNOWN
-      const retry = !answer.ok
-        ? lost++ < LOST_ANSWER_RETRIES
-        : status === 429
-          ? busy++ < BUSY_RETRIES
-          : status! >= 500 && (code === null || unconfirmed)
-            ? lost++ < LOST_ANSWER_RETRIES
-            : false
-      if (!retry) {
-        if (!answer.ok) throw new UnreachableError(url, answer.error, null, id)
+      // Its answer, but a 5xx without the service's code (a proxy, a crash) or an unconfirmed debit.
+      if (response.status < 500 || (code !== null && !unconfirmed)) return answer.value
+      if (lost++ >= LOST_ANSWER_RETRIES) {
         // Still unconfirmed: as a lost answer, its price stays held and its identifier is named.
         if (unconfirmed) throw new UnreachableError(url, new Error(code), null, id)
         return answer.value
       }
-      const waitMs =
-        answer.ok && (status === 429 || unconfirmed)
-          ? retryAfterMs(answer.value.response, 1)
-          : Math.min(250 * 2 ** (lost - 1), maxRetryAfterMs)
-      await sleep(waitMs)
+      await (unconfirmed ? sleep(retryAfterMs(response, 1)) : backOff())
     }
   }
 
