@@ -156,61 +156,60 @@ test('a token that spent its signed cap is renewed, not topped up again', async 
   assert.equal(state.transfers.length, 1)
 })
 
-test('a lost answer is sent again with the same payment-identifier: debited once', async () => {
-  const { client, state } = setUp()
-  await client.get('whale-alerts')
-  state.next.push('lose')
+/** Two ways a credit call's outcome is unknown to the client; the same payment-identifier settles both. */
+const UNKNOWN_OUTCOMES = [
+  { what: 'a lost answer', step: 'lose' },
+  {
+    what: 'a debit the service could not confirm (503 credit_call_outcome_unknown)',
+    step: 'unconfirmed',
+  },
+] as const
 
-  const bought = await client.get('whale-alerts')
+for (const { what, step } of UNKNOWN_OUTCOMES) {
+  test(`${what} is sent again with the same payment-identifier: debited once`, async () => {
+    const { client, state } = setUp()
+    await client.get('whale-alerts')
+    state.next.push(step)
 
-  assert.deepEqual(bought.data, { paid: 'from credit' })
-  const [lost, retried] = state.creditRequests.slice(-2)
-  assert.equal(lost.id, retried.id)
-  assert.equal(state.balance, 10_000n)
-  assert.equal(client.spent().credit.calls, 2)
-})
+    const bought = await client.get('whale-alerts')
 
-test('a debit the service could not confirm is sent again with the same payment-identifier: debited once', async () => {
-  const { client, state } = setUp()
-  await client.get('whale-alerts')
-  state.next.push('unconfirmed')
+    assert.deepEqual(bought.data, { paid: 'from credit' })
+    const [first, retried] = state.creditRequests.slice(-2)
+    assert.equal(first.id, retried.id)
+    assert.equal(state.balance, 10_000n)
+    assert.equal(client.spent().credit.calls, 2)
+    assert.deepEqual(client.spent().credit.unknownCalls, [])
+  })
 
-  const bought = await client.get('whale-alerts')
+  test(`${what} on every try names the payment-identifier and keeps its price held; retried with it, it is debited once`, async () => {
+    const { client, state } = setUp({ maxRetryAfterMs: 1 })
+    await client.get('whale-alerts')
+    state.next.push(step, step, step, step, step)
 
-  assert.deepEqual(bought.data, { paid: 'from credit' })
-  const [unconfirmed, retried] = state.creditRequests.slice(-2)
-  assert.equal(unconfirmed.id, retried.id)
-  assert.equal(state.balance, 10_000n)
-  assert.equal(client.spent().credit.calls, 2)
-  assert.deepEqual(client.spent().credit.unknownCalls, [])
-})
+    const unknown = await client.get('whale-alerts').catch((error) => error)
 
-test('a debit still unconfirmed after every retry names its payment-identifier and keeps its price held', async () => {
-  const { client, state } = setUp()
-  await client.get('whale-alerts')
-  state.next.push('unconfirmed', 'unconfirmed', 'unconfirmed', 'unconfirmed', 'unconfirmed')
+    assert.ok(unknown instanceof UnreachableError, String(unknown))
+    assert.match(unknown.paymentIdentifier!, /^pay_[0-9a-f]{32}$/)
+    assert.match(unknown.message, /retry it with that paymentIdentifier/)
+    assert.deepEqual(client.spent().credit.unknownCalls, [unknown.paymentIdentifier])
+    // The token's maximum price stays held out of the top-ups until the outcome is known.
+    assert.equal(client.spent().credit.unspentTopUpsMicrostx, 5_000n)
+    assert.equal(state.balance, 10_000n)
 
-  const unknown = await client.get('whale-alerts').catch((error) => error)
+    const retried = await client.get(
+      'whale-alerts',
+      {},
+      { paymentIdentifier: unknown.paymentIdentifier! }
+    )
 
-  assert.ok(unknown instanceof UnreachableError, String(unknown))
-  assert.match(unknown.paymentIdentifier!, /^pay_[0-9a-f]{32}$/)
-  assert.deepEqual(client.spent().credit.unknownCalls, [unknown.paymentIdentifier])
-  // The token's maximum price stays held out of the top-ups until the outcome is known.
-  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 5_000n)
-  assert.equal(state.balance, 10_000n)
-
-  const retried = await client.get(
-    'whale-alerts',
-    {},
-    { paymentIdentifier: unknown.paymentIdentifier! }
-  )
-
-  assert.deepEqual(retried.data, { paid: 'from credit' })
-  assert.equal(state.balance, 10_000n, 'debited once')
-  assert.deepEqual(client.spent().credit.unknownCalls, [])
-  assert.equal(client.spent().reservedMicrostx, 0n)
-  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 10_000n)
-})
+    assert.deepEqual(retried.data, { paid: 'from credit' })
+    assert.equal(state.balance, 10_000n, 'debited once')
+    assert.equal(state.creditRequests.at(-1)!.id, unknown.paymentIdentifier)
+    assert.deepEqual(client.spent().credit.unknownCalls, [])
+    assert.equal(client.spent().reservedMicrostx, 0n)
+    assert.equal(client.spent().credit.unspentTopUpsMicrostx, 10_000n)
+  })
+}
 
 test('concurrent calls short of credit share one top-up and one token', async () => {
   const { client, state } = setUp({ credit: { topUpMicrostx: 50_000 } })
@@ -267,33 +266,6 @@ test("calls spend the client's own top-ups first, then the budget", async () => 
   assert.equal(client.spent().spentMicrostx, 20_000n)
   assert.equal(client.spent().credit.unspentTopUpsMicrostx, 0n)
   assert.equal(client.spent().credit.calls, 4)
-})
-
-test('a credit call whose answers are all lost names its payment-identifier; retried with it, it is debited once', async () => {
-  const { client, state } = setUp({ maxRetryAfterMs: 1 })
-  await client.get('whale-alerts')
-  state.next.push('lose', 'lose', 'lose', 'lose', 'lose')
-
-  const lost = await client.get('whale-alerts').catch((error) => error)
-
-  assert.ok(lost instanceof UnreachableError, String(lost))
-  assert.match(lost.paymentIdentifier!, /^pay_[0-9a-f]{32}$/)
-  assert.match(lost.message, /retry it with that paymentIdentifier/)
-  assert.deepEqual(client.spent().credit.unknownCalls, [lost.paymentIdentifier])
-  assert.equal(state.balance, 10_000n)
-
-  const retried = await client.get(
-    'whale-alerts',
-    {},
-    { paymentIdentifier: lost.paymentIdentifier! }
-  )
-
-  assert.deepEqual(retried.data, { paid: 'from credit' })
-  assert.equal(state.balance, 10_000n)
-  assert.equal(state.creditRequests.at(-1)!.id, lost.paymentIdentifier)
-  assert.deepEqual(client.spent().credit.unknownCalls, [])
-  assert.equal(client.spent().reservedMicrostx, 0n)
-  assert.equal(client.spent().credit.unspentTopUpsMicrostx, 10_000n)
 })
 
 test('a top-up still settling is a PendingError that speaks of credit, not data', async () => {
