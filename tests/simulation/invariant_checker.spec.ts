@@ -29,14 +29,22 @@ function servedAnswer(txid: string, body: string) {
 
 const aTxid = () => randomBytes(32).toString('hex')
 
+async function withChecker(use: (checker: InvariantChecker) => Promise<void>) {
+  const checker = await InvariantChecker.connect()
+  try {
+    await use(checker)
+  } finally {
+    await checker.close()
+  }
+}
+
 test.group('Invariant checker', (group) => {
   group.each.setup(() => emptyMarketplaceLater())
 
   test('judges the database as it was when the check began, whatever commits while it runs', async ({
     assert,
   }) => {
-    const checker = await InvariantChecker.connect()
-    try {
+    await withChecker(async (checker) => {
       const txid = aTxid()
       const body = '{"price":1}'
 
@@ -73,16 +81,13 @@ test.group('Invariant checker', (group) => {
         step: 5,
         violations: [`${SERVED}: step 3 served other bytes than payment 0x${txid} stored`],
       })
-    } finally {
-      await checker.close()
-    }
+    })
   })
 
   test('judges what the run had observed when the check began, not what the next step adds', async ({
     assert,
   }) => {
-    const checker = await InvariantChecker.connect()
-    try {
+    await withChecker(async (checker) => {
       const observed = nothingObserved()
       await checker.begin(1, () => contextNow(NO_CHAIN, [], observed))
       observed.internalErrors.push('step 2: 500 internal_error')
@@ -94,16 +99,13 @@ test.group('Invariant checker', (group) => {
         step: 2,
         violations: ['no request failed on the service side (500): step 2: 500 internal_error'],
       })
-    } finally {
-      await checker.close()
-    }
+    })
   })
 
   test('a check whose connection is lost is a verdict, and so is every check after it', async ({
     assert,
   }) => {
-    const checker = await InvariantChecker.connect()
-    try {
+    await withChecker(async (checker) => {
       await db.rawQuery(
         'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?',
         [APPLICATION_NAME]
@@ -117,14 +119,11 @@ test.group('Invariant checker', (group) => {
       await checker.begin(2, servedAnswer(aTxid(), '{}'))
       const next = await checker.outcome()
       assert.match(next!.violations[0], /^the invariants could not be checked: /)
-    } finally {
-      await checker.close()
-    }
+    })
   })
 
   test('has no verdict before a check begins, and one check at a time', async ({ assert }) => {
-    const checker = await InvariantChecker.connect()
-    try {
+    await withChecker(async (checker) => {
       assert.isNull(await checker.outcome())
       await checker.begin(1, servedAnswer(aTxid(), '{}'))
       await assert.rejects(
@@ -133,8 +132,6 @@ test.group('Invariant checker', (group) => {
       )
       const verdict = await checker.outcome()
       assert.equal(verdict?.step, 1)
-    } finally {
-      await checker.close()
-    }
+    })
   })
 })
